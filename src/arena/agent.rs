@@ -1,0 +1,95 @@
+//! Agents: anything that picks a move. Agents hold no per-game state, so one instance can be
+//! shared by every game of a parallel series; randomness comes from the caller's generator.
+
+use rand::RngExt;
+
+use crate::eval::SharedEvaluator;
+use crate::games::{Game, MoveList};
+use crate::rng::GameRng;
+use crate::search::search;
+
+/// A player of game `G`.
+pub trait Agent<G: Game>: Send + Sync {
+    /// Picks a legal move. Called only while the game is not over.
+    fn choose(&self, game: &G, rng: &mut GameRng) -> G::Move;
+
+    /// A short description for tables (usually the spec it was built from).
+    fn name(&self) -> String;
+}
+
+fn legal<G: Game>(game: &G) -> MoveList<G::Move> {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    assert!(
+        !moves.is_empty(),
+        "an agent was asked to move in a finished game"
+    );
+    moves
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomAgent;
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn choose(&self, game: &G, rng: &mut GameRng) -> G::Move {
+        let moves = legal(game);
+        moves[rng.random_range(0..moves.len())]
+    }
+
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+}
+
+/// Plays the first legal move in generation order (Kalah's H0 in seed 002).
+pub struct FirstMoveAgent;
+
+impl<G: Game> Agent<G> for FirstMoveAgent {
+    fn choose(&self, game: &G, _rng: &mut GameRng) -> G::Move {
+        legal(game)[0]
+    }
+
+    fn name(&self) -> String {
+        "first".to_string()
+    }
+}
+
+/// Negamax with alpha-beta to a fixed depth over a shared evaluator.
+pub struct SearchAgent<G: Game> {
+    pub depth: u32,
+    pub evaluator: SharedEvaluator<G>,
+    pub label: String,
+}
+
+impl<G: Game> Agent<G> for SearchAgent<G> {
+    fn choose(&self, game: &G, _rng: &mut GameRng) -> G::Move {
+        search(game, self.depth, self.evaluator.as_ref())
+            .best
+            .expect("search returns a move while the game is not over")
+    }
+
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+}
+
+/// With probability `epsilon` plays a uniformly random legal move, otherwise asks `inner`:
+/// the usual way to add variety to deterministic players.
+pub struct EpsilonAgent<G: Game> {
+    pub inner: Box<dyn Agent<G>>,
+    pub epsilon: f64,
+}
+
+impl<G: Game> Agent<G> for EpsilonAgent<G> {
+    fn choose(&self, game: &G, rng: &mut GameRng) -> G::Move {
+        if rng.random_bool(self.epsilon) {
+            RandomAgent.choose(game, rng)
+        } else {
+            self.inner.choose(game, rng)
+        }
+    }
+
+    fn name(&self) -> String {
+        format!("{}@{}", self.inner.name(), self.epsilon)
+    }
+}

@@ -1,0 +1,72 @@
+//! Playing one game between two agents and keeping what happened.
+
+use std::time::Instant;
+
+use crate::arena::agent::Agent;
+use crate::games::{Game, Outcome, Player};
+use crate::rng::GameRng;
+
+/// One finished game: where it started, every move, the result, and how long each
+/// side thought per move (seconds).
+#[derive(Clone, Debug)]
+pub struct GameRecord<G: Game> {
+    pub start: G,
+    pub moves: Vec<G::Move>,
+    pub outcome: Outcome,
+    pub score: [i32; 2],
+    pub think_seconds: [Vec<f64>; 2],
+}
+
+impl<G: Game> GameRecord<G> {
+    /// Number of plies played (passes and extra turns included).
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The move list in the game's notation, comma-separated (what `show --moves` reads).
+    pub fn move_text(&self) -> String {
+        self.moves
+            .iter()
+            .map(|&mv| self.start.format_move(mv))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// Plays from `start` to the end; `agents[0]` moves for the first player, `agents[1]` for
+/// the second, whoever's turn it is (so passes and extra turns need no special care).
+pub fn play_game<G: Game>(
+    start: &G,
+    agents: [&dyn Agent<G>; 2],
+    rng: &mut GameRng,
+) -> GameRecord<G> {
+    let mut game = start.clone();
+    let mut moves = Vec::new();
+    let mut think_seconds = [Vec::new(), Vec::new()];
+    while game.count_moves() > 0 {
+        let side = game.to_move();
+        let clock = Instant::now();
+        let mv = agents[side.index()].choose(&game, rng);
+        think_seconds[side.index()].push(clock.elapsed().as_secs_f64());
+        debug_assert!(game.play(mv).is_ok(), "agent chose an illegal move");
+        game.play_unchecked(mv);
+        moves.push(mv);
+    }
+    GameRecord {
+        start: start.clone(),
+        moves,
+        outcome: game.outcome().unwrap_or(Outcome::Draw),
+        score: game.score(),
+        think_seconds,
+    }
+}
+
+/// The side `agents[0]` played on in game `index` of a series: colours alternate so that
+/// each opening is played once with each colour.
+pub fn player_side(index: usize) -> Player {
+    if index % 2 == 0 {
+        Player::First
+    } else {
+        Player::Second
+    }
+}

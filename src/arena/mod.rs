@@ -1,0 +1,15 @@
+//! The arena: agents, agent specs, openings, single games, match series and statistics.
+
+pub mod agent;
+pub mod game_record;
+pub mod openings;
+pub mod series;
+pub mod spec;
+pub mod stats;
+
+pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
+pub use game_record::{GameRecord, play_game};
+pub use openings::{OpeningError, random_openings};
+pub use series::{SeriesConfig, play_series};
+pub use spec::{AgentSpec, SpecError};
+pub use stats::{MoveTimes, SeriesStats};

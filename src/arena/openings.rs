@@ -1,0 +1,62 @@
+//! Seeded openings: distinct positions reached by random plies from the start, so that the
+//! games of a series differ even between deterministic players.
+
+use std::collections::HashSet;
+
+use rand::RngExt;
+
+use crate::games::{Game, MoveList};
+use crate::rng::rng_for;
+
+/// Stream tag for opening generation (see [`crate::rng::derive_seed`]).
+const OPENINGS_STREAM: u64 = 0x6f70_656e;
+
+/// Not enough distinct openings exist (or were found) at the requested depth.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "found only {found} distinct unfinished openings of {plies} plies, {wanted} needed; use more opening plies"
+)]
+pub struct OpeningError {
+    pub found: usize,
+    pub wanted: usize,
+    pub plies: u32,
+}
+
+/// `count` distinct unfinished positions, each `plies` uniformly random plies from `start`,
+/// in a fixed order determined by `seed`.
+pub fn random_openings<G: Game>(
+    start: &G,
+    count: usize,
+    plies: u32,
+    seed: u64,
+) -> Result<Vec<G>, OpeningError> {
+    let mut rng = rng_for(seed, &[OPENINGS_STREAM, u64::from(plies)]);
+    let mut seen = HashSet::new();
+    let mut openings = Vec::with_capacity(count);
+    let mut moves = MoveList::new();
+    let attempts = 1_000 + 200 * count;
+    for _ in 0..attempts {
+        if openings.len() == count {
+            break;
+        }
+        let mut game = start.clone();
+        for _ in 0..plies {
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        if game.count_moves() > 0 && seen.insert(game.to_position_string()) {
+            openings.push(game);
+        }
+    }
+    if openings.len() < count {
+        return Err(OpeningError {
+            found: openings.len(),
+            wanted: count,
+            plies,
+        });
+    }
+    Ok(openings)
+}

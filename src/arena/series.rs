@@ -1,0 +1,56 @@
+//! A match series: every opening played once with each colour, games in parallel.
+
+use rayon::prelude::*;
+
+use crate::arena::agent::Agent;
+use crate::arena::game_record::{GameRecord, play_game, player_side};
+use crate::arena::openings::{OpeningError, random_openings};
+use crate::games::{Game, Player};
+use crate::rng::rng_for;
+
+/// Stream tag for the per-game generators of a series.
+const GAME_STREAM: u64 = 0x6761_6d65;
+
+/// How a series is played.
+#[derive(Clone, Copy, Debug)]
+pub struct SeriesConfig {
+    /// Number of games; game `k` uses opening `k / 2` and gives the player the first side
+    /// when `k` is even, so an even count plays each opening with both colours.
+    pub games: usize,
+    /// Random plies from the start position that make each opening.
+    pub opening_plies: u32,
+    /// Seed of the openings and of every game's random stream.
+    pub seed: u64,
+}
+
+/// Plays `config.games` games of `player` against `opponent`, in parallel on the current
+/// rayon pool. Each game's randomness derives from (seed, game index), so the records are
+/// identical whatever the number of threads. `on_game_done` is called after each game
+/// (for progress bars).
+pub fn play_series<G: Game>(
+    start: &G,
+    player: &dyn Agent<G>,
+    opponent: &dyn Agent<G>,
+    config: SeriesConfig,
+    on_game_done: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord<G>>, OpeningError> {
+    let openings = random_openings(
+        start,
+        config.games.div_ceil(2),
+        config.opening_plies,
+        config.seed,
+    )?;
+    Ok((0..config.games)
+        .into_par_iter()
+        .map(|k| {
+            let mut rng = rng_for(config.seed, &[GAME_STREAM, k as u64]);
+            let agents = match player_side(k) {
+                Player::First => [player, opponent],
+                Player::Second => [opponent, player],
+            };
+            let record = play_game(&openings[k / 2], agents, &mut rng);
+            on_game_done();
+            record
+        })
+        .collect())
+}

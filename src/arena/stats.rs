@@ -1,0 +1,112 @@
+//! Statistics of a series, from the first agent's ("player's") point of view.
+
+use serde::Serialize;
+
+use crate::arena::game_record::{GameRecord, player_side};
+use crate::games::Game;
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Think time per move of one agent, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct MoveTimes {
+    pub moves: usize,
+    pub mean_ms: f64,
+    pub sd_ms: f64,
+    pub max_ms: f64,
+}
+
+impl MoveTimes {
+    /// Mean, (population) standard deviation and maximum of `seconds`, in milliseconds.
+    pub fn from_seconds<'a>(seconds: impl Iterator<Item = &'a f64>) -> MoveTimes {
+        let ms: Vec<f64> = seconds.map(|s| s * 1000.0).collect();
+        if ms.is_empty() {
+            return MoveTimes::default();
+        }
+        let n = ms.len() as f64;
+        let mean = ms.iter().sum::<f64>() / n;
+        let variance = ms.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+        MoveTimes {
+            moves: ms.len(),
+            mean_ms: mean,
+            sd_ms: variance.sqrt(),
+            max_ms: ms.iter().copied().fold(0.0, f64::max),
+        }
+    }
+}
+
+/// The result of a series for the player (the first agent).
+///
+/// `win_rate` is wins / games (a draw is not a win), with a 95% Wilson score interval
+/// [`ci_low`, `ci_high`]; `mean_margin` is the player's final score minus the opponent's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeriesStats {
+    pub games: usize,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    pub win_rate: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub mean_margin: f64,
+    pub mean_length: f64,
+    pub player_time: MoveTimes,
+    pub opponent_time: MoveTimes,
+}
+
+impl SeriesStats {
+    /// Summarises the records of a series played by [`crate::arena::play_series`].
+    pub fn from_records<G: Game>(records: &[GameRecord<G>]) -> SeriesStats {
+        let games = records.len();
+        let (mut wins, mut draws, mut margin, mut length) = (0, 0, 0i64, 0usize);
+        let (mut player_secs, mut opponent_secs) = (Vec::new(), Vec::new());
+        for (k, record) in records.iter().enumerate() {
+            let me = player_side(k);
+            match record.outcome.sign_for(me) {
+                1 => wins += 1,
+                0 => draws += 1,
+                _ => {}
+            }
+            margin += i64::from(record.score[me.index()] - record.score[me.opponent().index()]);
+            length += record.plies();
+            player_secs.extend_from_slice(&record.think_seconds[me.index()]);
+            opponent_secs.extend_from_slice(&record.think_seconds[me.opponent().index()]);
+        }
+        let (ci_low, ci_high) = wilson_interval(wins, games);
+        let per_game = |total: f64| {
+            if games == 0 {
+                0.0
+            } else {
+                total / games as f64
+            }
+        };
+        SeriesStats {
+            games,
+            wins,
+            draws,
+            losses: games - wins - draws,
+            win_rate: per_game(wins as f64),
+            ci_low,
+            ci_high,
+            mean_margin: per_game(margin as f64),
+            mean_length: per_game(length as f64),
+            player_time: MoveTimes::from_seconds(player_secs.iter()),
+            opponent_time: MoveTimes::from_seconds(opponent_secs.iter()),
+        }
+    }
+}
+
+/// The 95% Wilson score interval for `successes` out of `n` trials ((0, 1) when n = 0).
+/// Unlike the normal approximation it stays inside [0, 1] and is sound near 0% and 100%.
+pub fn wilson_interval(successes: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = n as f64;
+    let p = successes as f64 / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}

@@ -1,0 +1,121 @@
+//! `evoboard benchmark`: a series of games between two agents, with win rate, 95% interval,
+//! margins, game lengths and think times.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, play_series};
+use crate::cli::{BadInput, GameName, configure_threads, with_game};
+use crate::eval::NamedEvaluators;
+
+#[derive(Debug, Args)]
+pub struct BenchmarkArgs {
+    /// Game to play.
+    #[arg(long)]
+    game: GameName,
+    /// The agent measured (random, first, heuristic:D, wpc:D, minimax:D:EVAL, with @EPS).
+    #[arg(long)]
+    player: AgentSpec,
+    /// Its opponent.
+    #[arg(long, default_value = "heuristic:2")]
+    opponent: AgentSpec,
+    /// Number of games; each opening is played with both colours, so use an even number.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Random plies from the start position that make each opening.
+    #[arg(long, default_value_t = 6)]
+    openings: u32,
+    /// Seed of the openings and of the agents' random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (0 = one per core). Results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &BenchmarkArgs) -> anyhow::Result<()> {
+    if args.games == 0 {
+        return Err(BadInput("--games must be at least 1".to_string()).into());
+    }
+    configure_threads(args.threads)?;
+    with_game!(args.game, |start| run_series(start, args))
+}
+
+fn run_series<G: NamedEvaluators>(start: G, args: &BenchmarkArgs) -> anyhow::Result<()> {
+    let player = args.player.build::<G>()?;
+    let opponent = args.opponent.build::<G>()?;
+    let config = SeriesConfig {
+        games: args.games,
+        opening_plies: args.openings,
+        seed: args.seed,
+    };
+    let progress = ProgressBar::new(args.games as u64).with_style(
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")?
+            .progress_chars("=> "),
+    );
+    progress.set_prefix(format!("{} vs {}", args.player, args.opponent));
+    let records = play_series(&start, player.as_ref(), opponent.as_ref(), config, &|| {
+        progress.inc(1)
+    })?;
+    progress.finish_and_clear();
+    let stats = SeriesStats::from_records(&records);
+    if args.json {
+        println!("{}", report_json(start.name(), args, &stats));
+    } else {
+        print_table(start.name(), args, &stats);
+    }
+    Ok(())
+}
+
+/// The `benchmark --json` object: the run's settings plus every [`SeriesStats`] field.
+fn report_json(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) -> serde_json::Value {
+    let mut report = json!({
+        "game": game,
+        "player": args.player.to_string(),
+        "opponent": args.opponent.to_string(),
+        "seed": args.seed,
+        "opening_plies": args.openings,
+    });
+    if let (Some(object), Ok(serde_json::Value::Object(fields))) =
+        (report.as_object_mut(), serde_json::to_value(stats))
+    {
+        object.extend(fields);
+    }
+    report
+}
+
+fn print_table(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) {
+    println!(
+        "{game}: {} vs {}, {} games ({} random opening plies, seed {})",
+        args.player, args.opponent, stats.games, args.openings, args.seed
+    );
+    println!(
+        "{:<8} {:>5} {:>5} {:>5} {:>9} {:>17} {:>8} {:>8}",
+        "", "wins", "draws", "losses", "win rate", "95% interval", "margin", "length"
+    );
+    println!(
+        "{:<8} {:>5} {:>5} {:>6} {:>8.1}% {:>7.1}% – {:>5.1}% {:>+8.2} {:>8.1}",
+        "player",
+        stats.wins,
+        stats.draws,
+        stats.losses,
+        100.0 * stats.win_rate,
+        100.0 * stats.ci_low,
+        100.0 * stats.ci_high,
+        stats.mean_margin,
+        stats.mean_length
+    );
+    for (who, spec, times) in [
+        ("player", &args.player, &stats.player_time),
+        ("opponent", &args.opponent, &stats.opponent_time),
+    ] {
+        println!(
+            "{who:<8} {spec}: {} moves, {:.3} ms/move (sd {:.3}, max {:.3})",
+            times.moves, times.mean_ms, times.sd_ms, times.max_ms
+        );
+    }
+}

@@ -1,0 +1,101 @@
+//! Command-line interface: clap definitions, per-command runners, and the mapping of
+//! errors to exit codes (2 for bad input, 1 for anything else).
+
+mod bench;
+mod benchmark;
+mod perft;
+mod show;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::arena::{OpeningError, SpecError};
+use crate::eval::EvaluatorError;
+use crate::games::GameError;
+
+/// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
+#[derive(Debug, Parser)]
+#[command(name = "evoboard", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaves of the game tree to a depth (move-generator check).
+    Perft(perft::PerftArgs),
+    /// Show a position (optionally after a list of moves), as text or JSON.
+    Show(show::ShowArgs),
+    /// Play a series of games between two agents and report win rate and timings.
+    Benchmark(benchmark::BenchmarkArgs),
+    /// Measure engine speed: perft and alpha-beta nodes per second.
+    Bench(bench::BenchArgs),
+}
+
+/// The games evoboard plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    Othello,
+}
+
+/// Runs `$body` with `$start` bound to the start position of the named game, so one
+/// generic function serves every game.
+macro_rules! with_game {
+    ($name:expr, |$start:ident| $body:expr) => {
+        match $name {
+            $crate::cli::GameName::Othello => {
+                let $start = $crate::games::othello::Othello::start();
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_game;
+
+/// Input the user got wrong, found by a command (not by a parser with its own error type).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Benchmark(args) => benchmark::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    }
+}
+
+/// 2 when the error (or any cause in its chain) is bad input, else 1.
+pub fn exit_code(error: &anyhow::Error) -> u8 {
+    let bad_input = error.chain().any(|cause| {
+        cause.is::<BadInput>()
+            || cause.is::<GameError>()
+            || cause.is::<SpecError>()
+            || cause.is::<EvaluatorError>()
+            || cause.is::<OpeningError>()
+    });
+    if bad_input { 2 } else { 1 }
+}
+
+/// Sets the number of rayon worker threads (0 keeps rayon's default: one per core).
+pub(crate) fn configure_threads(threads: usize) -> anyhow::Result<()> {
+    if threads > 0 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()?;
+    }
+    Ok(())
+}
+
+/// Reads a position string, or the start position when none is given.
+pub(crate) fn position_or_start<G: crate::games::Game>(
+    start: G,
+    position: Option<&str>,
+) -> Result<G, GameError> {
+    match position {
+        Some(text) => G::from_position_string(text),
+        None => Ok(start),
+    }
+}

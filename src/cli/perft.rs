@@ -1,0 +1,27 @@
+//! `evoboard perft`: leaf counts of the game tree, the standard move-generator check.
+
+use clap::Args;
+
+use crate::cli::{GameName, position_or_start, with_game};
+use crate::games::perft;
+
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// Game to count.
+    #[arg(long)]
+    game: GameName,
+    /// Plies to search (a forced pass or an extra turn counts as one ply).
+    #[arg(long)]
+    depth: u32,
+    /// Start from this position string instead of the initial position.
+    #[arg(long)]
+    position: Option<String>,
+}
+
+pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+    with_game!(args.game, |start| {
+        let game = position_or_start(start, args.position.as_deref())?;
+        println!("{}", perft(&game, args.depth));
+        Ok(())
+    })
+}

@@ -1,0 +1,44 @@
+//! Static evaluators: a number for how good a position is for one side. The search is
+//! generic over [`Evaluator`], so heuristics and (later) neural networks plug in alike.
+
+pub mod othello_features;
+pub mod othello_heuristic;
+pub mod wpc;
+
+use std::sync::Arc;
+
+use crate::games::{Game, Player};
+
+/// Scores positions of game `G`. Higher is better for `perspective`.
+///
+/// Values should stay well inside ±[`HEURISTIC_BOUND`]: the search clamps them there so that
+/// exact results of finished games (see [`crate::search`]) always dominate.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The heuristic value of `game` for `perspective`.
+    fn evaluate(&self, game: &G, perspective: Player) -> f32;
+}
+
+/// Largest magnitude a heuristic value may have; the search clamps to it.
+pub const HEURISTIC_BOUND: f32 = 100_000.0;
+
+/// An evaluator shared between threads and agents.
+pub type SharedEvaluator<G> = Arc<dyn Evaluator<G>>;
+
+/// Why an evaluator name could not be resolved.
+#[derive(Debug, thiserror::Error)]
+pub enum EvaluatorError {
+    #[error("unknown evaluator '{name}' for {game}; known: {known}")]
+    Unknown {
+        name: String,
+        game: &'static str,
+        known: String,
+    },
+    #[error("cannot read weights file '{path}': {reason}")]
+    WeightsFile { path: String, reason: String },
+}
+
+/// Games whose evaluators can be named in agent specs (`minimax:DEPTH:EVAL`).
+pub trait NamedEvaluators: Game {
+    /// The evaluator called `name`: a built-in name, or a path to a JSON weights file.
+    fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError>;
+}

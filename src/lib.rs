@@ -1,0 +1,12 @@
+//! evoboard: evolves neural-network board evaluators for two-player games and benchmarks
+//! them against heuristic search players. See README.md for the commands.
+
+pub mod arena;
+pub mod cli;
+pub mod eval;
+pub mod games;
+pub mod rng;
+pub mod search;
+
+pub use games::othello::Othello;
+pub use games::{Game, MoveList, Outcome, Player};

@@ -1,0 +1,162 @@
+//! The alpha-beta search itself, plus a plain negamax used as its reference in tests.
+
+use crate::eval::Evaluator;
+use crate::games::{Game, MoveList};
+
+use super::ordering::order_by_static_value;
+use super::{leaf_value, terminal_value};
+
+/// Remaining depth from which children are ordered by static value; below it the ordering
+/// costs more evaluations than the cut-offs save.
+const ORDERING_MIN_DEPTH: u32 = 2;
+
+/// What a search found: the best move (`None` only if the game is over), its value for the
+/// side to move, and how many nodes were visited.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    pub best: Option<M>,
+    pub value: f32,
+    pub nodes: u64,
+}
+
+/// Searches `depth` plies below `game` with alpha-beta and returns the best move. Ties go
+/// to the move searched first, so the result is deterministic.
+pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
+    game: &G,
+    depth: u32,
+    evaluator: &E,
+) -> SearchResult<G::Move> {
+    let mut searcher = AlphaBeta {
+        evaluator,
+        nodes: 1,
+    };
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    if moves.is_empty() || depth == 0 {
+        return SearchResult {
+            best: moves.first().copied(),
+            value: searcher.static_value(game, !moves.is_empty()),
+            nodes: 1,
+        };
+    }
+    if depth >= ORDERING_MIN_DEPTH {
+        order_by_static_value(game, &mut moves, evaluator);
+    }
+    let mut alpha = f32::NEG_INFINITY;
+    let mut best = None;
+    for &mv in &moves {
+        let value = searcher.child_value(game, mv, depth, alpha, f32::INFINITY);
+        if best.is_none() || value > alpha {
+            alpha = value;
+            best = Some(mv);
+        }
+    }
+    SearchResult {
+        best,
+        value: alpha,
+        nodes: searcher.nodes,
+    }
+}
+
+struct AlphaBeta<'e, E: ?Sized> {
+    evaluator: &'e E,
+    nodes: u64,
+}
+
+impl<E: ?Sized> AlphaBeta<'_, E> {
+    /// Value of a node without searching below it: exact if the game is over.
+    fn static_value<G: Game>(&self, game: &G, has_moves: bool) -> f32
+    where
+        E: Evaluator<G>,
+    {
+        if has_moves {
+            leaf_value(game, self.evaluator)
+        } else {
+            terminal_value(game, game.to_move())
+        }
+    }
+
+    /// Value, for the side to move in `game`, of playing `mv` and searching the rest.
+    fn child_value<G: Game>(
+        &mut self,
+        game: &G,
+        mv: G::Move,
+        depth: u32,
+        alpha: f32,
+        beta: f32,
+    ) -> f32
+    where
+        E: Evaluator<G>,
+    {
+        let mut child = game.clone();
+        child.play_unchecked(mv);
+        if child.to_move() == game.to_move() {
+            self.value(&child, depth - 1, alpha, beta)
+        } else {
+            -self.value(&child, depth - 1, -beta, -alpha)
+        }
+    }
+
+    /// Fail-soft alpha-beta value of `game` for its side to move.
+    fn value<G: Game>(&mut self, game: &G, depth: u32, mut alpha: f32, beta: f32) -> f32
+    where
+        E: Evaluator<G>,
+    {
+        self.nodes += 1;
+        if depth == 0 {
+            return self.static_value(game, game.count_moves() > 0);
+        }
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return self.static_value(game, false);
+        }
+        if depth >= ORDERING_MIN_DEPTH {
+            order_by_static_value(game, &mut moves, self.evaluator);
+        }
+        let mut best = f32::NEG_INFINITY;
+        for &mv in &moves {
+            let value = self.child_value(game, mv, depth, alpha, beta);
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Negamax without pruning or ordering: the reference that alpha-beta must agree with.
+/// Exponentially slower; meant for tests and for measuring what pruning saves.
+pub fn plain_negamax<G: Game, E: Evaluator<G> + ?Sized>(
+    game: &G,
+    depth: u32,
+    evaluator: &E,
+) -> f32 {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return terminal_value(game, game.to_move());
+    }
+    if depth == 0 {
+        return leaf_value(game, evaluator);
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            let value = plain_negamax(&child, depth - 1, evaluator);
+            if child.to_move() == game.to_move() {
+                value
+            } else {
+                -value
+            }
+        })
+        .fold(f32::NEG_INFINITY, f32::max)
+}
