@@ -1,0 +1,234 @@
+//! Agents, specs, openings, series determinism and statistics.
+
+use evoboard::arena::spec::AgentKind;
+use evoboard::arena::stats::wilson_interval;
+use evoboard::arena::{
+    AgentSpec, GameRecord, SeriesConfig, SeriesStats, play_game, play_series, random_openings,
+};
+use evoboard::rng::rng_for;
+use evoboard::{Game, Othello};
+
+fn build(spec: &str) -> Box<dyn evoboard::arena::Agent<Othello>> {
+    spec.parse::<AgentSpec>()
+        .unwrap()
+        .build::<Othello>()
+        .unwrap()
+}
+
+#[test]
+fn specs_parse_into_the_documented_kinds() {
+    let minimax = |depth, evaluator: &str| AgentKind::Minimax {
+        depth,
+        evaluator: evaluator.to_string(),
+    };
+    let cases = [
+        ("random", AgentKind::Random, None),
+        ("first", AgentKind::First, None),
+        ("heuristic:3", minimax(3, "heuristic"), None),
+        ("wpc:1@0.1", minimax(1, "wpc"), Some(0.1)),
+        ("minimax:2:mobility", minimax(2, "mobility"), None),
+        ("random@0", AgentKind::Random, Some(0.0)),
+    ];
+    for (text, kind, epsilon) in cases {
+        let spec: AgentSpec = text.parse().unwrap();
+        assert_eq!(spec.kind, kind, "{text}");
+        assert_eq!(spec.epsilon, epsilon, "{text}");
+        assert_eq!(spec.to_string(), text);
+        assert!(spec.build::<Othello>().is_ok(), "{text}");
+    }
+    for bad in [
+        "",
+        "human",
+        "heuristic",
+        "heuristic:0",
+        "heuristic:-1",
+        "heuristic:x",
+        "wpc:99",
+        "minimax:2",
+        "minimax:2:",
+        "random@",
+        "random@1.5",
+        "random@-0.1",
+        "first:1",
+    ] {
+        assert!(bad.parse::<AgentSpec>().is_err(), "accepted {bad:?}");
+    }
+    let unknown_eval: AgentSpec = "minimax:2:nonsense".parse().unwrap();
+    assert!(unknown_eval.build::<Othello>().is_err());
+}
+
+#[test]
+fn openings_are_distinct_unfinished_and_reproducible() {
+    let start = Othello::start();
+    let a = random_openings(&start, 50, 6, 11).unwrap();
+    let b = random_openings(&start, 50, 6, 11).unwrap();
+    let c = random_openings(&start, 50, 6, 12).unwrap();
+    let text = |v: &[Othello]| v.iter().map(|g| g.to_position_string()).collect::<Vec<_>>();
+    assert_eq!(text(&a), text(&b));
+    assert_ne!(text(&a), text(&c));
+    let unique: std::collections::HashSet<_> = text(&a).into_iter().collect();
+    assert_eq!(unique.len(), 50);
+    for game in &a {
+        assert!(game.outcome().is_none());
+        // Six placements from the start: 4 + 6 discs.
+        assert_eq!(game.to_position_string()[..64].matches('-').count(), 54);
+    }
+    // Only four distinct positions exist one ply deep.
+    assert_eq!(random_openings(&start, 4, 1, 1).unwrap().len(), 4);
+    let error = random_openings(&start, 5, 1, 1).unwrap_err();
+    assert_eq!((error.found, error.wanted), (4, 5));
+}
+
+#[test]
+fn a_game_between_agents_is_legal_and_complete() {
+    let random = build("random");
+    let wpc = build("wpc:2");
+    let mut rng = rng_for(5, &[]);
+    let record: GameRecord<Othello> =
+        play_game(&Othello::start(), [random.as_ref(), wpc.as_ref()], &mut rng);
+    let mut game = Othello::start();
+    for &mv in &record.moves {
+        game = game.play(mv).expect("recorded move is legal");
+    }
+    assert_eq!(game.outcome(), Some(record.outcome));
+    assert_eq!(game.score(), record.score);
+    assert_eq!(record.score[0] + record.score[1], 64);
+    let thinks = record.think_seconds[0].len() + record.think_seconds[1].len();
+    assert_eq!(thinks, record.plies());
+    // Replaying the move text through the parser gives the same game.
+    let mut replay = Othello::start();
+    for text in record.move_text().split(',') {
+        replay = replay.play(replay.parse_move(text).unwrap()).unwrap();
+    }
+    assert_eq!(replay, game);
+}
+
+fn series(threads: usize, seed: u64) -> (Vec<String>, SeriesStats) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let player = build("heuristic:2@0.1");
+    let opponent = build("random");
+    let config = SeriesConfig {
+        games: 24,
+        opening_plies: 4,
+        seed,
+    };
+    let records = pool
+        .install(|| {
+            play_series(
+                &Othello::start(),
+                player.as_ref(),
+                opponent.as_ref(),
+                config,
+                &|| {},
+            )
+        })
+        .unwrap();
+    let moves = records.iter().map(GameRecord::move_text).collect();
+    (moves, SeriesStats::from_records(&records))
+}
+
+#[test]
+fn series_results_do_not_depend_on_thread_count() {
+    let (moves1, stats1) = series(1, 9);
+    let (moves2, stats2) = series(2, 9);
+    assert_eq!(moves1, moves2);
+    assert_eq!(
+        (
+            stats1.wins,
+            stats1.draws,
+            stats1.losses,
+            stats1.mean_margin,
+            stats1.mean_length
+        ),
+        (
+            stats2.wins,
+            stats2.draws,
+            stats2.losses,
+            stats2.mean_margin,
+            stats2.mean_length
+        )
+    );
+    let (moves3, _) = series(2, 10);
+    assert_ne!(moves1, moves3, "another seed gives other games");
+}
+
+#[test]
+fn series_alternate_colours_and_count_from_the_players_side() {
+    // first vs first is deterministic, so both games of an opening are the same game with
+    // the measured agent on opposite sides: it wins one exactly when it loses the other.
+    let first = build("first");
+    let config = SeriesConfig {
+        games: 20,
+        opening_plies: 4,
+        seed: 3,
+    };
+    let records = play_series(
+        &Othello::start(),
+        first.as_ref(),
+        first.as_ref(),
+        config,
+        &|| {},
+    )
+    .unwrap();
+    for pair in records.chunks(2) {
+        assert_eq!(
+            pair[0].start, pair[1].start,
+            "same opening for both colours"
+        );
+        assert_eq!(
+            pair[0].moves, pair[1].moves,
+            "same agent on both sides plays the same game"
+        );
+    }
+    let stats = SeriesStats::from_records(&records);
+    assert_eq!(stats.wins, stats.losses);
+    assert_eq!(stats.mean_margin, 0.0);
+    assert_eq!(stats.games, 20);
+}
+
+#[test]
+fn wilson_interval_matches_known_values() {
+    // Reference values of the 95% Wilson score interval.
+    let (lo, hi) = wilson_interval(95, 100);
+    assert!(
+        (lo - 0.8883).abs() < 5e-4 && (hi - 0.9785).abs() < 5e-4,
+        "{lo} {hi}"
+    );
+    let (lo, hi) = wilson_interval(0, 10);
+    assert!(lo == 0.0 && (hi - 0.2775).abs() < 5e-4, "{lo} {hi}");
+    let (lo, hi) = wilson_interval(50, 100);
+    assert!(
+        (lo - 0.4038).abs() < 5e-4 && (hi - 0.5962).abs() < 5e-4,
+        "{lo} {hi}"
+    );
+    assert_eq!(wilson_interval(0, 0), (0.0, 1.0));
+}
+
+#[test]
+fn heuristic_three_beats_random_at_least_95_of_100() {
+    let player = build("heuristic:3");
+    let opponent = build("random");
+    let config = SeriesConfig {
+        games: 100,
+        opening_plies: 6,
+        seed: 1,
+    };
+    let records = play_series(
+        &Othello::start(),
+        player.as_ref(),
+        opponent.as_ref(),
+        config,
+        &|| {},
+    )
+    .unwrap();
+    let stats = SeriesStats::from_records(&records);
+    assert!(stats.wins >= 95, "{stats:?}");
+    assert!(stats.mean_margin > 0.0);
+    assert_eq!(
+        stats.player_time.moves + stats.opponent_time.moves,
+        records.iter().map(|r| r.plies()).sum::<usize>()
+    );
+}
