@@ -94,11 +94,11 @@ fn print_table(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) {
         args.player, args.opponent, stats.games, args.openings, args.seed
     );
     println!(
-        "{:<8} {:>5} {:>5} {:>5} {:>9} {:>17} {:>8} {:>8}",
+        "{:<8} {:>5} {:>5} {:>6} {:>9} {:>17} {:>8} {:>8}",
         "", "wins", "draws", "losses", "win rate", "95% interval", "margin", "length"
     );
     println!(
-        "{:<8} {:>5} {:>5} {:>6} {:>8.1}% {:>7.1}% – {:>5.1}% {:>+8.2} {:>8.1}",
+        "{:<8} {:>5} {:>5} {:>6} {:>8.1}% {:>7.1}% – {:>6.1}% {:>+8.2} {:>8.1}",
         "player",
         stats.wins,
         stats.draws,

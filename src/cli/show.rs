@@ -4,7 +4,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::cli::{GameName, position_or_start, with_game};
-use crate::games::{Game, GameError, MoveList};
+use crate::games::{Game, GameError, MoveList, Outcome, Player};
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
@@ -71,7 +71,15 @@ fn print_diagram<G: Game>(game: &G) {
     }
     println!("position: {}", game.to_position_string());
     match game.outcome() {
-        Some(outcome) => println!("game over: {outcome:?}, score {:?}", game.score()),
+        Some(outcome) => {
+            let result = match outcome {
+                Outcome::Win(Player::First) => "first player wins",
+                Outcome::Win(Player::Second) => "second player wins",
+                Outcome::Draw => "draw",
+            };
+            let [first, second] = game.score();
+            println!("game over: {result}, {first}–{second}");
+        }
         None => println!("legal: {}", legal_strings(game).join(" ")),
     }
 }

@@ -1,46 +1,76 @@
 //! The seven Othello features of seed 004 §2.4.4 (greedy, forfeit, mobility, stability,
-//! frontier, corner, parity). Each is a difference "me minus opponent" seen from
-//! `perspective`, so positive always means good for `perspective`.
+//! frontier, corner, parity). Each is a difference "me minus opponent" seen from the
+//! evaluated side, so positive always means good for that side.
 
 use crate::games::othello::Othello;
-use crate::games::othello::bitboard::{CORNERS, NOT_A_FILE, NOT_H_FILE, neighbours, shift};
+use crate::games::othello::bitboard::{
+    CORNERS, NOT_A_FILE, NOT_H_FILE, legal_moves, neighbours, shift,
+};
 use crate::games::{Game, Player};
 
+/// What the features read, computed once per evaluation: both disc sets, both sides'
+/// placement squares (move generation is the costly part, and three features need it),
+/// and whose turn it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sides {
+    pub own: u64,
+    pub opp: u64,
+    pub own_moves: u64,
+    pub opp_moves: u64,
+    pub our_turn: bool,
+}
+
+impl Sides {
+    /// The position as seen by `perspective`.
+    pub fn new(game: &Othello, perspective: Player) -> Sides {
+        let own = game.discs(perspective);
+        let opp = game.discs(perspective.opponent());
+        Sides {
+            own,
+            opp,
+            own_moves: legal_moves(own, opp),
+            opp_moves: legal_moves(opp, own),
+            our_turn: game.to_move() == perspective,
+        }
+    }
+
+    fn empties(&self) -> u64 {
+        !(self.own | self.opp)
+    }
+}
+
 /// Disc difference: the greedy "most discs wins" concept.
-pub fn greedy(game: &Othello, perspective: Player) -> f32 {
-    count(game.discs(perspective)) - count(game.discs(perspective.opponent()))
+pub fn greedy(sides: &Sides) -> f32 {
+    count(sides.own) - count(sides.opp)
 }
 
 /// +1 when the opponent would have to pass (has no placement) while we can place,
 /// −1 in the reverse case, 0 otherwise (including when neither side can move).
-pub fn forfeit(game: &Othello, perspective: Player) -> f32 {
-    let mine = game.move_squares(perspective) != 0;
-    let theirs = game.move_squares(perspective.opponent()) != 0;
+pub fn forfeit(sides: &Sides) -> f32 {
+    let (mine, theirs) = (sides.own_moves != 0, sides.opp_moves != 0);
     f32::from(i8::from(mine && !theirs) - i8::from(theirs && !mine))
 }
 
 /// Difference in the number of legal placements of each side.
-pub fn mobility(game: &Othello, perspective: Player) -> f32 {
-    count(game.move_squares(perspective)) - count(game.move_squares(perspective.opponent()))
+pub fn mobility(sides: &Sides) -> f32 {
+    count(sides.own_moves) - count(sides.opp_moves)
 }
 
 /// Difference in stable discs: discs that can never be flipped again (see [`stable_discs`]).
-pub fn stability(game: &Othello, perspective: Player) -> f32 {
-    let own = game.discs(perspective);
-    let opp = game.discs(perspective.opponent());
-    count(stable_discs(own, opp)) - count(stable_discs(opp, own))
+pub fn stability(sides: &Sides) -> f32 {
+    count(stable_discs(sides.own, sides.opp)) - count(stable_discs(sides.opp, sides.own))
 }
 
 /// Opponent frontier discs minus own frontier discs (a frontier disc touches an empty
 /// square). Fewer own frontier discs means fewer moves handed to the opponent.
-pub fn frontier(game: &Othello, perspective: Player) -> f32 {
-    let open = neighbours(game.empties());
-    count(game.discs(perspective.opponent()) & open) - count(game.discs(perspective) & open)
+pub fn frontier(sides: &Sides) -> f32 {
+    let open = neighbours(sides.empties());
+    count(sides.opp & open) - count(sides.own & open)
 }
 
 /// Difference in occupied corners.
-pub fn corner(game: &Othello, perspective: Player) -> f32 {
-    count(game.discs(perspective) & CORNERS) - count(game.discs(perspective.opponent()) & CORNERS)
+pub fn corner(sides: &Sides) -> f32 {
+    count(sides.own & CORNERS) - count(sides.opp & CORNERS)
 }
 
 /// Region parity. The empty squares split into regions (8-connected). In a region with an
@@ -48,19 +78,18 @@ pub fn corner(game: &Othello, perspective: Player) -> f32 {
 /// Each odd region scores +1 if only we can place in it, −1 if only the opponent can,
 /// and, if both can, +1 when it is our turn and −1 when it is theirs. Even regions and
 /// regions nobody can enter score 0.
-pub fn parity(game: &Othello, perspective: Player) -> f32 {
-    let mine = game.move_squares(perspective);
-    let theirs = game.move_squares(perspective.opponent());
-    let our_turn = game.to_move() == perspective;
-    empty_regions(game.empties())
+pub fn parity(sides: &Sides) -> f32 {
+    empty_regions(sides.empties())
         .filter(|region| region.count_ones() % 2 == 1)
-        .map(|region| match (mine & region != 0, theirs & region != 0) {
-            (true, false) => 1.0,
-            (false, true) => -1.0,
-            (true, true) if our_turn => 1.0,
-            (true, true) => -1.0,
-            (false, false) => 0.0,
-        })
+        .map(
+            |region| match (sides.own_moves & region != 0, sides.opp_moves & region != 0) {
+                (true, false) => 1.0,
+                (false, true) => -1.0,
+                (true, true) if sides.our_turn => 1.0,
+                (true, true) => -1.0,
+                (false, false) => 0.0,
+            },
+        )
         .sum()
 }
 

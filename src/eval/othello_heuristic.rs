@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::othello_features as feature;
+use crate::eval::othello_features::{self as feature, Sides};
 use crate::eval::wpc::Wpc;
 use crate::eval::{Evaluator, EvaluatorError, NamedEvaluators, SharedEvaluator};
 use crate::games::Player;
@@ -54,7 +54,7 @@ pub const FEATURE_NAMES: [&str; 7] = [
     "parity",
 ];
 
-type Feature = fn(&Othello, Player) -> f32;
+type Feature = fn(&Sides) -> f32;
 
 /// The feature functions, in the order of [`FEATURE_NAMES`].
 pub const FEATURES: [Feature; 7] = [
@@ -133,11 +133,12 @@ impl OthelloHeuristic {
 
 impl Evaluator<Othello> for OthelloHeuristic {
     fn evaluate(&self, game: &Othello, perspective: Player) -> f32 {
+        let sides = Sides::new(game, perspective);
         self.weights
             .iter()
             .zip(FEATURES)
             .filter(|(weight, _)| **weight != 0.0)
-            .map(|(weight, feature)| weight * feature(game, perspective))
+            .map(|(weight, feature)| weight * feature(&sides))
             .sum()
     }
 }
