@@ -7,11 +7,31 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
-    let cli = evoboard::cli::Cli::parse();
+    let cli = match evoboard::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => error.exit(), // --help, --version
+        Err(error) => {
+            // clap spreads an error over several lines (tips, usage); keep it to one.
+            let rendered = error.render().to_string();
+            let message: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .filter(|line| {
+                    !line.is_empty()
+                        && !line.starts_with("Usage:")
+                        && !line.starts_with("For more information")
+                })
+                .collect();
+            eprintln!("{} (see --help)", message.join(" "));
+            return ExitCode::from(2);
+        }
+    };
     match evoboard::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            // One line, even when the offending input itself contains line breaks.
+            let message = format!("{error:#}").replace('\n', "\\n");
+            eprintln!("error: {message}");
             ExitCode::from(evoboard::cli::exit_code(&error))
         }
     }

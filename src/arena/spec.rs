@@ -16,7 +16,7 @@ pub const MAX_DEPTH: u32 = 30;
 pub enum SpecError {
     #[error("bad agent spec '{spec}': {reason}")]
     Malformed { spec: String, reason: String },
-    #[error("agent spec '{spec}': {source}")]
+    #[error("agent spec '{spec}'")]
     Evaluator {
         spec: String,
         #[source]

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, play_series};
-use crate::cli::{BadInput, GameName, configure_threads, with_game};
+use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 
 #[derive(Debug, Args)]
@@ -16,10 +16,10 @@ pub struct BenchmarkArgs {
     game: GameName,
     /// The agent measured (random, first, heuristic:D, wpc:D, minimax:D:EVAL, with @EPS).
     #[arg(long)]
-    player: AgentSpec,
+    player: String,
     /// Its opponent.
     #[arg(long, default_value = "heuristic:2")]
-    opponent: AgentSpec,
+    opponent: String,
     /// Number of games; each opening is played with both colours, so use an even number.
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -30,8 +30,8 @@ pub struct BenchmarkArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (0 = one per core). Results do not depend on it.
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
+    threads: u16,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -41,13 +41,13 @@ pub fn run(args: &BenchmarkArgs) -> anyhow::Result<()> {
     if args.games == 0 {
         return Err(BadInput("--games must be at least 1".to_string()).into());
     }
-    configure_threads(args.threads)?;
+    configure_threads(usize::from(args.threads))?;
     with_game!(args.game, |start| run_series(start, args))
 }
 
 fn run_series<G: NamedEvaluators>(start: G, args: &BenchmarkArgs) -> anyhow::Result<()> {
-    let player = args.player.build::<G>()?;
-    let opponent = args.opponent.build::<G>()?;
+    let player = args.player.parse::<AgentSpec>()?.build::<G>()?;
+    let opponent = args.opponent.parse::<AgentSpec>()?.build::<G>()?;
     let config = SeriesConfig {
         games: args.games,
         opening_plies: args.openings,

@@ -79,6 +79,10 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
     if bad_input { 2 } else { 1 }
 }
 
+/// Most worker threads a command accepts: far above any core count, far below what
+/// exhausts the process's memory for stacks.
+pub const MAX_THREADS: i64 = 1024;
+
 /// Sets the number of rayon worker threads (0 keeps rayon's default: one per core).
 pub(crate) fn configure_threads(threads: usize) -> anyhow::Result<()> {
     if threads > 0 {

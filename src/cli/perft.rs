@@ -14,7 +14,7 @@ pub struct PerftArgs {
     #[arg(long)]
     depth: u32,
     /// Start from this position string instead of the initial position.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
 }
 

@@ -12,7 +12,7 @@ pub struct ShowArgs {
     #[arg(long)]
     game: GameName,
     /// Position string (default: the initial position).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Comma-separated moves to play first, in the game's notation (e.g. f5,d6,c3).
     #[arg(long, value_delimiter = ',')]

@@ -58,21 +58,61 @@ pub fn legal_moves(own: u64, opp: u64) -> u64 {
     moves
 }
 
+/// `RAYS[dir][square]`: the squares beyond `square` in direction `dir`, up to the edge.
+static RAYS: [[u64; 64]; 8] = build_rays();
+
+const fn build_rays() -> [[u64; 64]; 8] {
+    const STEPS: [(i32, i32); 8] = [
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+    let mut rays = [[0u64; 64]; 8];
+    let mut dir = 0;
+    while dir < 8 {
+        let (dr, dc) = STEPS[dir];
+        let mut square = 0;
+        while square < 64 {
+            let (mut r, mut c) = (square as i32 / 8 + dr, square as i32 % 8 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                rays[dir][square] |= 1u64 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            square += 1;
+        }
+        dir += 1;
+    }
+    rays
+}
+
 /// The opponent discs flipped when the side owning `own` plays on square `square`.
+///
+/// Branch-free per direction: along each ray the first square that is not an opponent disc
+/// is found with one bit scan; if it holds an own disc, the opponent discs before it flip.
+/// Directions 0, 2, 4, 5 run towards higher bit indices, the others towards lower ones.
 #[inline]
 pub fn flips(own: u64, opp: u64, square: u32) -> u64 {
-    let placed = 1u64 << square;
+    let rays = |dir: usize| RAYS[dir][square as usize];
     let mut flipped = 0;
-    for dir in 0..8 {
-        let mut line = 0;
-        let mut cursor = shift(placed, dir);
-        while cursor & opp != 0 {
-            line |= cursor;
-            cursor = shift(cursor, dir);
-        }
-        if cursor & own != 0 {
-            flipped |= line;
-        }
+    for dir in [0, 2, 4, 5] {
+        let ray = rays(dir);
+        let blockers = ray & !opp;
+        let nearest = blockers & blockers.wrapping_neg();
+        let closed = u64::from(nearest & own & blockers != 0).wrapping_neg();
+        flipped |= nearest.wrapping_sub(1) & ray & closed;
+    }
+    for dir in [1, 3, 6, 7] {
+        let ray = rays(dir);
+        let blockers = ray & !opp;
+        let nearest = (1u64 << 63) >> (blockers | 1).leading_zeros();
+        let closed = u64::from(nearest & own & blockers != 0).wrapping_neg();
+        flipped |= !(nearest << 1).wrapping_sub(1) & ray & closed;
     }
     flipped
 }

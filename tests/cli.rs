@@ -1,0 +1,692 @@
+//! End-to-end tests of the `evoboard` binary: exit codes, output formats and error lines.
+//!
+//! Contract (DESIGN): exit 0 on success; bad input exits 2 with one line on stderr that
+//! starts with `error:`; clap's own flag errors also exit 2; nothing ever panics.
+
+use std::collections::BTreeSet;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// The standard Othello start position, as `show` prints it.
+const START: &str = "---------------------------OX------XO--------------------------- X";
+
+/// Runs the binary with `args` and returns its output (never through a shell).
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(args)
+        .output()
+        .expect("the evoboard binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Asserts exit 0 and no panic; returns stdout.
+fn success(args: &[&str]) -> String {
+    let output = run(args);
+    let err = stderr(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "evoboard {args:?} should succeed; stderr: {err}"
+    );
+    assert!(
+        !err.contains("panicked"),
+        "evoboard {args:?} panicked: {err}"
+    );
+    stdout(&output)
+}
+
+/// Runs a command that must succeed and print one JSON object.
+fn success_json(args: &[&str]) -> Value {
+    let out = success(args);
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("bad JSON ({e}): {out}"))
+}
+
+/// Asserts the bad-input contract: exit 2, nothing on stdout, exactly one stderr line that
+/// starts with `error:`, and no panic. Returns that line.
+fn bad_input(args: &[&str]) -> String {
+    let output = run(args);
+    let err = stderr(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "evoboard {args:?} should exit 2; stderr: {err}"
+    );
+    assert!(
+        !err.contains("panicked"),
+        "evoboard {args:?} panicked: {err}"
+    );
+    assert!(
+        output.stdout.is_empty(),
+        "evoboard {args:?} printed to stdout: {}",
+        stdout(&output)
+    );
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "evoboard {args:?} should print one error line, got: {err:?}"
+    );
+    assert!(
+        lines[0].starts_with("error: ") && lines[0].len() > "error: ".len(),
+        "error line should start with 'error: ' and say something: {err:?}"
+    );
+    lines[0].to_string()
+}
+
+/// `--position=TEXT` as one argument. Position strings usually start with `-` (an empty a1);
+/// both this form and the separate-argument form work (`position_as_separate_argument`).
+fn position_arg(position: &str) -> String {
+    format!("--position={position}")
+}
+
+fn string_set(value: &Value) -> BTreeSet<String> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("expected an array, got {value}"))
+        .iter()
+        .map(|v| v.as_str().expect("array of strings").to_string())
+        .collect()
+}
+
+fn show_json(extra: &[&str]) -> Value {
+    let mut args = vec!["show", "--game", "othello", "--json"];
+    args.extend_from_slice(extra);
+    success_json(&args)
+}
+
+fn perft(depth: u32, position: Option<&str>) -> u64 {
+    let depth = depth.to_string();
+    let position = position.map(position_arg);
+    let mut args = vec!["perft", "--game", "othello", "--depth", &depth];
+    if let Some(position) = &position {
+        args.push(position);
+    }
+    let out = success(&args);
+    out.trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("perft printed '{out}', not a number: {e}"))
+}
+
+fn benchmark_json(extra: &[&str]) -> Value {
+    let mut args = vec![
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        "heuristic:3",
+        "--opponent",
+        "random",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    success_json(&args)
+}
+
+fn number(report: &Value, key: &str) -> f64 {
+    report[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("'{key}' should be a number in {report}"))
+}
+
+fn count(report: &Value, key: &str) -> u64 {
+    report[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("'{key}' should be a whole number in {report}"))
+}
+
+// ---------------------------------------------------------------------------------------
+// perft
+
+#[test]
+fn perft_depth_5_from_start_is_1396() {
+    let out = success(&["perft", "--game", "othello", "--depth", "5"]);
+    assert_eq!(out, "1396\n");
+}
+
+#[test]
+fn perft_matches_published_othello_counts() {
+    let published = [1, 4, 12, 56, 244, 1396, 8200, 55092];
+    for (depth, &leaves) in published.iter().enumerate() {
+        assert_eq!(perft(depth as u32, None), leaves, "perft({depth})");
+    }
+}
+
+#[test]
+fn perft_from_explicit_start_position_equals_default() {
+    assert_eq!(perft(4, Some(START)), perft(4, None));
+}
+
+#[test]
+fn perft_depth_1_from_position_counts_its_legal_moves() {
+    let after_f5 = show_json(&["--moves", "f5"]);
+    let position = after_f5["position"].as_str().expect("position string");
+    let legal = after_f5["legal"].as_array().expect("legal array").len() as u64;
+    assert_eq!(legal, 3, "after f5 white has f4, d6 and f6");
+    assert_eq!(perft(1, Some(position)), legal);
+    // One ply deeper from f5 is the start's depth-2 count spread over one first move:
+    // by symmetry each of the four first moves has the same subtree.
+    assert_eq!(perft(2, Some(position)) * 4, perft(3, None));
+}
+
+#[test]
+fn perft_of_finished_game_is_one_leaf() {
+    let finished = format!("{}---- O", "X".repeat(60));
+    assert_eq!(perft(1, Some(&finished)), 1);
+    assert_eq!(perft(3, Some(&finished)), 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// show
+
+#[test]
+fn show_json_start_position_fields() {
+    let start = show_json(&[]);
+    assert_eq!(start["game"], "othello");
+    assert_eq!(start["position"], START);
+    assert_eq!(start["to_move"], 0);
+    assert_eq!(
+        string_set(&start["legal"]),
+        ["d3", "c4", "f5", "e6"].map(String::from).into()
+    );
+    assert_eq!(start["terminal"], false);
+    assert_eq!(start["score"], serde_json::json!([2, 2]));
+    let board = start["board"].as_array().expect("board is an array");
+    assert!(!board.is_empty());
+    assert!(board.iter().all(Value::is_string), "board lines: {board:?}");
+    // 8 rows plus a header and a footer line.
+    assert!(board.len() >= 8, "board lines: {board:?}");
+}
+
+#[test]
+fn show_json_position_round_trips() {
+    for moves in ["", "f5", "f5,d6,c3", "f5,f6,e6,f4"] {
+        let first = show_json(&["--moves", moves]);
+        let position = first["position"].as_str().expect("position string");
+        let again = show_json(&[&position_arg(position)]);
+        assert_eq!(again, first, "round trip after moves '{moves}'");
+    }
+}
+
+#[test]
+fn show_after_f5_white_is_to_move() {
+    let after = show_json(&["--moves", "f5"]);
+    assert_eq!(after["to_move"], 1);
+    assert_eq!(after["score"], serde_json::json!([4, 1]));
+    assert_eq!(
+        string_set(&after["legal"]),
+        ["f4", "d6", "f6"].map(String::from).into()
+    );
+    assert_eq!(after["terminal"], false);
+}
+
+#[test]
+fn show_text_after_three_moves() {
+    let out = success(&["show", "--game", "othello", "--moves", "f5,d6,c3"]);
+    assert!(out.contains("a b c d e f g h"), "{out}");
+    assert!(out.contains("O to move"), "{out}");
+    let position = out
+        .lines()
+        .find_map(|line| line.strip_prefix("position: "))
+        .unwrap_or_else(|| panic!("no position line in {out}"));
+    assert!(position.ends_with(" O"), "{position}");
+    let legal: BTreeSet<&str> = out
+        .lines()
+        .find_map(|line| line.strip_prefix("legal: "))
+        .unwrap_or_else(|| panic!("no legal line in {out}"))
+        .split_whitespace()
+        .collect();
+    assert_eq!(legal, ["d3", "f3", "f4", "g5"].into());
+    // The printed position is the same one the JSON form reports.
+    let json = show_json(&["--moves", "f5,d6,c3"]);
+    assert_eq!(json["position"], position);
+}
+
+#[test]
+fn show_moves_accept_spaces_and_upper_case() {
+    let a = show_json(&["--moves", "f5,d6,c3"]);
+    let b = show_json(&["--moves", "F5, D6 ,c3"]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn finished_game_black_wins_with_empties() {
+    let position = format!("{}---- O", "X".repeat(60));
+    let shown = show_json(&[&position_arg(&position)]);
+    assert_eq!(shown["terminal"], true);
+    assert_eq!(shown["score"], serde_json::json!([64, 0]));
+    assert_eq!(shown["legal"], serde_json::json!([]));
+    assert_eq!(shown["to_move"], 1);
+
+    let text = success(&["show", "--game", "othello", &position_arg(&position)]);
+    let over = text
+        .lines()
+        .find(|line| line.starts_with("game over"))
+        .unwrap_or_else(|| panic!("no game-over line in {text}"));
+    assert!(over.contains("64"), "{over}");
+    assert!(!text.contains("legal:"), "{text}");
+}
+
+#[test]
+fn finished_game_white_wins_with_empties() {
+    let position = format!("{}---- X", "O".repeat(60));
+    let shown = show_json(&[&position_arg(&position)]);
+    assert_eq!(shown["terminal"], true);
+    assert_eq!(shown["score"], serde_json::json!([0, 64]));
+    assert_eq!(shown["to_move"], 0);
+}
+
+#[test]
+fn full_board_is_terminal_with_disc_counts() {
+    let position = format!("{}O X", "X".repeat(63));
+    let shown = show_json(&[&position_arg(&position)]);
+    assert_eq!(shown["terminal"], true);
+    assert_eq!(shown["score"], serde_json::json!([63, 1]));
+}
+
+#[test]
+fn forced_pass_is_the_only_legal_move() {
+    // a1 O, b1 X, c1 empty: X (to move) cannot flank anything, O can play c1, so X passes.
+    let position = format!("OX{} X", "-".repeat(62));
+    let shown = show_json(&[&position_arg(&position)]);
+    assert_eq!(shown["terminal"], false);
+    assert_eq!(shown["legal"], serde_json::json!(["pass"]));
+    let after = show_json(&[&position_arg(&position), "--moves", "pass"]);
+    assert_eq!(after["to_move"], 1);
+    assert_eq!(string_set(&after["legal"]), ["c1".to_string()].into());
+}
+
+// ---------------------------------------------------------------------------------------
+// bad input: exit 2, one `error:` line, no panic
+
+#[test]
+fn malformed_position_wrong_length() {
+    let line = bad_input(&["show", "--game", "othello", "--position=XXX X"]);
+    assert!(line.contains("malformed position"), "{line}");
+    let line = bad_input(&[
+        "perft",
+        "--game",
+        "othello",
+        "--depth",
+        "1",
+        "--position=XX",
+    ]);
+    assert!(line.contains("malformed position"), "{line}");
+}
+
+#[test]
+fn malformed_position_bad_symbol() {
+    let position = START.replacen('O', "Q", 1);
+    let line = bad_input(&["show", "--game", "othello", &position_arg(&position)]);
+    assert!(line.contains("malformed position"), "{line}");
+    assert!(line.contains("'Q'"), "{line}");
+}
+
+#[test]
+fn malformed_position_bad_side_to_move() {
+    let position = START.replace(" X", " Z");
+    let line = bad_input(&["show", "--game", "othello", &position_arg(&position)]);
+    assert!(line.contains("side to move"), "{line}");
+    let no_side = START.trim_end_matches(" X");
+    let line = bad_input(&["show", "--game", "othello", &position_arg(no_side)]);
+    assert!(line.contains("malformed position"), "{line}");
+}
+
+#[test]
+fn illegal_move_in_moves() {
+    let line = bad_input(&["show", "--game", "othello", "--moves", "a1"]);
+    assert!(line.contains("illegal move 'a1'"), "{line}");
+    // Legal first move, illegal second one (f5 again is occupied).
+    let line = bad_input(&["show", "--game", "othello", "--moves", "f5,f5"]);
+    assert!(line.contains("illegal move"), "{line}");
+    // Passing is illegal when a placement exists.
+    bad_input(&["show", "--game", "othello", "--moves", "pass"]);
+}
+
+#[test]
+fn malformed_move_in_moves() {
+    let line = bad_input(&["show", "--game", "othello", "--moves", "z9"]);
+    assert!(line.contains("malformed move 'z9'"), "{line}");
+    bad_input(&["show", "--game", "othello", "--moves", "f5,a0"]);
+}
+
+#[test]
+fn unknown_agent_spec() {
+    let err = bad_input(&["benchmark", "--game", "othello", "--player", "foo"]);
+    assert!(
+        err.lines().next().unwrap().contains("bad agent spec 'foo'"),
+        "{err}"
+    );
+    let err = bad_input(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        "random",
+        "--opponent",
+        "minimax:2",
+    ]);
+    assert!(err.contains("bad agent spec 'minimax:2'"), "{err}");
+}
+
+#[test]
+fn bad_agent_depth() {
+    for spec in ["heuristic:0", "heuristic:x", "wpc:31", "heuristic:-1"] {
+        let player = format!("--player={spec}");
+        let err = bad_input(&["benchmark", "--game", "othello", &player]);
+        let first = err.lines().next().unwrap();
+        assert!(first.contains(&format!("bad agent spec '{spec}'")), "{err}");
+        assert!(first.contains("depth"), "{err}");
+    }
+}
+
+#[test]
+fn bad_agent_epsilon() {
+    for spec in ["random@2", "random@-0.5", "random@x", "heuristic:2@"] {
+        let player = format!("--player={spec}");
+        let err = bad_input(&["benchmark", "--game", "othello", &player]);
+        let first = err.lines().next().unwrap();
+        assert!(first.contains(&format!("bad agent spec '{spec}'")), "{err}");
+        assert!(first.contains("@EPS"), "{err}");
+    }
+}
+
+/// The bad-agent-spec cases above, held to the full contract: one stderr line.
+#[test]
+fn agent_spec_errors_are_one_line() {
+    for spec in ["foo", "heuristic:0", "random@2"] {
+        let player = format!("--player={spec}");
+        bad_input(&["benchmark", "--game", "othello", &player]);
+    }
+}
+
+#[test]
+fn unknown_evaluator() {
+    let line = bad_input(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        "minimax:2:nonsense",
+        "--games",
+        "2",
+    ]);
+    assert!(line.contains("unknown evaluator 'nonsense'"), "{line}");
+    assert!(line.contains("minimax:2:nonsense"), "{line}");
+}
+
+#[test]
+fn missing_weights_file() {
+    let line = bad_input(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        "minimax:2:/nonexistent.json",
+        "--games",
+        "2",
+    ]);
+    assert!(line.contains("/nonexistent.json"), "{line}");
+    assert!(line.contains("cannot read weights file"), "{line}");
+}
+
+/// The evaluator errors above say their cause once, not twice.
+#[test]
+fn evaluator_errors_do_not_repeat_their_cause() {
+    for (spec, cause) in [
+        ("minimax:2:nonsense", "unknown evaluator"),
+        ("minimax:2:/nonexistent.json", "cannot read weights file"),
+    ] {
+        let line = bad_input(&["benchmark", "--game", "othello", "--player", spec]);
+        assert_eq!(line.matches(cause).count(), 1, "{line}");
+    }
+}
+
+#[test]
+fn weights_files_valid_and_invalid() {
+    let dir = std::env::temp_dir().join(format!("evoboard-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = dir.join("good.json");
+    let unknown_key = dir.join("unknown.json");
+    let not_json = dir.join("broken.json");
+    std::fs::write(&good, r#"{"corner": 50, "greedy": 0.5}"#).unwrap();
+    std::fs::write(&unknown_key, r#"{"corners": 50}"#).unwrap();
+    std::fs::write(&not_json, "{ this is not json").unwrap();
+
+    let spec = |path: &std::path::Path| format!("minimax:1:{}", path.display());
+    let good_spec = spec(&good);
+    let report = success_json(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        &good_spec,
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(count(&report, "games"), 2);
+    for path in [&unknown_key, &not_json] {
+        let spec = spec(path);
+        let line = bad_input(&["benchmark", "--game", "othello", "--player", &spec]);
+        assert!(line.contains("weights file"), "{line}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn unknown_flag() {
+    bad_input(&["perft", "--game", "othello", "--depth", "1", "--bogus"]);
+    bad_input(&["show", "--game", "othello", "--frobnicate"]);
+    bad_input(&["no-such-command"]);
+}
+
+#[test]
+fn unknown_game() {
+    let err = bad_input(&["perft", "--game", "chess", "--depth", "1"]);
+    assert!(err.contains("chess"), "{err}");
+    bad_input(&["show", "--game", "chess"]);
+}
+
+#[test]
+fn missing_required_flags() {
+    bad_input(&["perft", "--game", "othello"]);
+    bad_input(&["benchmark", "--game", "othello"]);
+    bad_input(&["perft", "--game", "othello", "--depth", "-1"]);
+}
+
+#[test]
+fn zero_games() {
+    let line = bad_input(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        "random",
+        "--games",
+        "0",
+    ]);
+    assert!(line.contains("--games"), "{line}");
+}
+
+#[test]
+fn too_many_openings_for_too_few_plies() {
+    let line = bad_input(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        "random",
+        "--games",
+        "100",
+        "--openings",
+        "1",
+    ]);
+    assert!(line.contains("found only 4"), "{line}");
+    // 8 games need 4 openings, and exactly 4 distinct 1-ply openings exist.
+    let report = benchmark_json(&["--games", "8", "--openings", "1"]);
+    assert_eq!(count(&report, "games"), 8);
+}
+
+/// Position strings start with `-` whenever a1 is empty, which is almost always; passing
+/// one as a separate argument (`--position "---…"`) must work like `--position=---…`.
+#[test]
+fn position_as_separate_argument() {
+    let out = success(&["show", "--game", "othello", "--json", "--position", START]);
+    let shown: Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert_eq!(shown["position"], START);
+    let out = success(&[
+        "perft",
+        "--game",
+        "othello",
+        "--depth",
+        "1",
+        "--position",
+        START,
+    ]);
+    assert_eq!(out, "4\n");
+}
+
+#[test]
+fn position_not_starting_with_hyphen_works_as_separate_argument() {
+    let position = format!("{}---- O", "X".repeat(60));
+    let out = success(&[
+        "show",
+        "--game",
+        "othello",
+        "--json",
+        "--position",
+        &position,
+    ]);
+    let shown: Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert_eq!(shown["position"], position.as_str());
+}
+
+/// Errors echo the user's text; a newline in it must not split the error line.
+#[test]
+fn error_line_stays_one_line_with_newline_in_input() {
+    bad_input(&["show", "--game", "othello", "--position=bad\nX"]);
+    bad_input(&["show", "--game", "othello", "--moves", "z\n9"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// benchmark
+
+#[test]
+fn benchmark_json_heuristic_beats_random() {
+    let report = benchmark_json(&["--games", "100"]);
+    for key in [
+        "wins",
+        "draws",
+        "losses",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "mean_margin",
+        "mean_length",
+        "games",
+    ] {
+        assert!(report.get(key).is_some(), "missing '{key}' in {report}");
+    }
+    assert_eq!(report["game"], "othello");
+    assert_eq!(report["player"], "heuristic:3");
+    assert_eq!(report["opponent"], "random");
+    assert_eq!(count(&report, "games"), 100);
+    let (wins, draws, losses) = (
+        count(&report, "wins"),
+        count(&report, "draws"),
+        count(&report, "losses"),
+    );
+    assert_eq!(wins + draws + losses, 100, "{report}");
+    assert!(wins >= 95, "heuristic:3 should crush random: {report}");
+    let win_rate = number(&report, "win_rate");
+    let (low, high) = (number(&report, "ci_low"), number(&report, "ci_high"));
+    assert!((win_rate - wins as f64 / 100.0).abs() < 1e-9, "{report}");
+    assert!(0.0 <= low && low <= win_rate, "{report}");
+    assert!(win_rate <= high && high <= 1.0, "{report}");
+    assert!(number(&report, "mean_margin") > 0.0, "{report}");
+    let length = number(&report, "mean_length");
+    assert!((20.0..=64.0).contains(&length), "{report}");
+}
+
+#[test]
+fn benchmark_is_deterministic_across_thread_counts() {
+    let run_with =
+        |threads: &str| benchmark_json(&["--seed", "7", "--games", "20", "--threads", threads]);
+    let one = run_with("1");
+    let two = run_with("2");
+    for key in [
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "mean_margin",
+        "mean_length",
+    ] {
+        assert_eq!(one[key], two[key], "'{key}' differs: {one} vs {two}");
+        assert!(one[key].is_number(), "'{key}' missing: {one}");
+    }
+    for side in ["player_time", "opponent_time"] {
+        assert_eq!(
+            one[side]["moves"], two[side]["moves"],
+            "move counts differ: {one} vs {two}"
+        );
+    }
+    assert_eq!(count(&one, "games"), 20);
+    assert_eq!(one["seed"], 7);
+}
+
+#[test]
+fn benchmark_seed_is_reproducible_with_random_players() {
+    let args = [
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        "random",
+        "--opponent",
+        "heuristic:1@0.3",
+        "--games",
+        "10",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let a = success_json(&args);
+    let b = success_json(&args);
+    for key in ["wins", "draws", "losses", "mean_margin", "mean_length"] {
+        assert_eq!(a[key], b[key], "'{key}' differs between identical runs");
+    }
+}
+
+#[test]
+fn benchmark_text_table() {
+    let out = success(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        "heuristic:3",
+        "--opponent",
+        "random",
+        "--games",
+        "10",
+    ]);
+    assert!(out.contains("win rate"), "{out}");
+    assert!(out.contains("heuristic:3"), "{out}");
+    assert!(out.contains("random"), "{out}");
+    assert!(out.contains("10 games"), "{out}");
+    assert!(
+        serde_json::from_str::<Value>(out.trim()).is_err(),
+        "text mode printed JSON"
+    );
+}
