@@ -103,29 +103,36 @@ fn a_game_between_agents_is_legal_and_complete() {
     assert_eq!(replay, game);
 }
 
+/// Plays a series of `games` between two specs from `plies`-ply openings.
+fn play(
+    player: &str,
+    opponent: &str,
+    games: usize,
+    plies: u32,
+    seed: u64,
+) -> Vec<GameRecord<Othello>> {
+    let config = SeriesConfig {
+        games,
+        opening_plies: plies,
+        seed,
+    };
+    let (player, opponent) = (build(player), build(opponent));
+    play_series(
+        &Othello::start(),
+        player.as_ref(),
+        opponent.as_ref(),
+        config,
+        &|| {},
+    )
+    .unwrap()
+}
+
 fn series(threads: usize, seed: u64) -> (Vec<String>, SeriesStats) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
-    let player = build("heuristic:2@0.1");
-    let opponent = build("random");
-    let config = SeriesConfig {
-        games: 24,
-        opening_plies: 4,
-        seed,
-    };
-    let records = pool
-        .install(|| {
-            play_series(
-                &Othello::start(),
-                player.as_ref(),
-                opponent.as_ref(),
-                config,
-                &|| {},
-            )
-        })
-        .unwrap();
+    let records = pool.install(|| play("heuristic:2@0.1", "random", 24, 4, seed));
     let moves = records.iter().map(GameRecord::move_text).collect();
     (moves, SeriesStats::from_records(&records))
 }
@@ -159,20 +166,7 @@ fn series_results_do_not_depend_on_thread_count() {
 fn series_alternate_colours_and_count_from_the_players_side() {
     // first vs first is deterministic, so both games of an opening are the same game with
     // the measured agent on opposite sides: it wins one exactly when it loses the other.
-    let first = build("first");
-    let config = SeriesConfig {
-        games: 20,
-        opening_plies: 4,
-        seed: 3,
-    };
-    let records = play_series(
-        &Othello::start(),
-        first.as_ref(),
-        first.as_ref(),
-        config,
-        &|| {},
-    )
-    .unwrap();
+    let records = play("first", "first", 20, 4, 3);
     for pair in records.chunks(2) {
         assert_eq!(
             pair[0].start, pair[1].start,
@@ -209,21 +203,7 @@ fn wilson_interval_matches_known_values() {
 
 #[test]
 fn heuristic_three_beats_random_at_least_95_of_100() {
-    let player = build("heuristic:3");
-    let opponent = build("random");
-    let config = SeriesConfig {
-        games: 100,
-        opening_plies: 6,
-        seed: 1,
-    };
-    let records = play_series(
-        &Othello::start(),
-        player.as_ref(),
-        opponent.as_ref(),
-        config,
-        &|| {},
-    )
-    .unwrap();
+    let records = play("heuristic:3", "random", 100, 6, 1);
     let stats = SeriesStats::from_records(&records);
     assert!(stats.wins >= 95, "{stats:?}");
     assert!(stats.mean_margin > 0.0);

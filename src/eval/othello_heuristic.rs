@@ -86,6 +86,11 @@ impl OthelloWeights {
         let index = FEATURE_NAMES.iter().position(|&n| n == name)?;
         let mut weights = [0.0; 7];
         weights[index] = 1.0;
+        Some(OthelloWeights::from_array(weights))
+    }
+
+    /// The weights from an array in the order of [`FEATURE_NAMES`].
+    pub fn from_array(weights: [f32; 7]) -> OthelloWeights {
         let [
             greedy,
             forfeit,
@@ -95,7 +100,7 @@ impl OthelloWeights {
             corner,
             parity,
         ] = weights;
-        Some(OthelloWeights {
+        OthelloWeights {
             greedy,
             forfeit,
             mobility,
@@ -103,7 +108,7 @@ impl OthelloWeights {
             frontier,
             corner,
             parity,
-        })
+        }
     }
 
     /// Reads weights from a JSON file (a partial object overrides the defaults).
