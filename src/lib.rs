@@ -5,6 +5,8 @@ pub mod arena;
 pub mod cli;
 pub mod eval;
 pub mod games;
+pub mod nn;
+pub mod persist;
 pub mod rng;
 pub mod search;
 

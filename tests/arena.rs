@@ -11,7 +11,7 @@ use evoboard::{Game, Othello};
 fn build(spec: &str) -> Box<dyn evoboard::arena::Agent<Othello>> {
     spec.parse::<AgentSpec>()
         .unwrap()
-        .build::<Othello>()
+        .build(&Othello::start())
         .unwrap()
 }
 
@@ -34,7 +34,7 @@ fn specs_parse_into_the_documented_kinds() {
         assert_eq!(spec.kind, kind, "{text}");
         assert_eq!(spec.epsilon, epsilon, "{text}");
         assert_eq!(spec.to_string(), text);
-        assert!(spec.build::<Othello>().is_ok(), "{text}");
+        assert!(spec.build(&Othello::start()).is_ok(), "{text}");
     }
     for bad in [
         "",
@@ -54,7 +54,7 @@ fn specs_parse_into_the_documented_kinds() {
         assert!(bad.parse::<AgentSpec>().is_err(), "accepted {bad:?}");
     }
     let unknown_eval: AgentSpec = "minimax:2:nonsense".parse().unwrap();
-    assert!(unknown_eval.build::<Othello>().is_err());
+    assert!(unknown_eval.build(&Othello::start()).is_err());
 }
 
 #[test]

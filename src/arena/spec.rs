@@ -1,12 +1,19 @@
 //! Agent spec strings, parsed in one place for every command:
-//! `random`, `first`, `heuristic:DEPTH`, `wpc:DEPTH`, `minimax:DEPTH:EVAL`, each with an
-//! optional `@EPS` suffix (play a random move with probability EPS, e.g. `wpc:1@0.1`).
+//! `random`, `first`, `heuristic:DEPTH`, `wpc:DEPTH`, `minimax:DEPTH:EVAL`,
+//! `champion:PATH[:DEPTH]`, each with an optional `@EPS` suffix (play a random move with
+//! probability EPS, e.g. `wpc:1@0.1`).
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::arena::agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
-use crate::eval::{EvaluatorError, NamedEvaluators};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::eval::neural::Champion;
+use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
+use crate::games::Game;
+use crate::persist::PersistError;
 
 /// Deepest search a spec may ask for; deeper full-width searches would not finish.
 pub const MAX_DEPTH: u32 = 30;
@@ -22,6 +29,21 @@ pub enum SpecError {
         #[source]
         source: EvaluatorError,
     },
+    #[error("agent spec '{spec}'")]
+    Champion {
+        spec: String,
+        #[source]
+        source: PersistError,
+    },
+    #[error(
+        "agent spec '{spec}': the champion's network reads {found} inputs, {game} has {expected}"
+    )]
+    InputMismatch {
+        spec: String,
+        game: &'static str,
+        found: usize,
+        expected: usize,
+    },
 }
 
 /// What kind of agent a spec names.
@@ -33,6 +55,11 @@ pub enum AgentKind {
     Minimax {
         depth: u32,
         evaluator: String,
+    },
+    /// A saved evolved network at `depth` (default: the depth it evolved at).
+    Champion {
+        path: PathBuf,
+        depth: Option<u32>,
     },
 }
 
@@ -70,7 +97,6 @@ impl FromStr for AgentSpec {
                 (body, Some(eps))
             }
         };
-        let parts: Vec<&str> = body.splitn(3, ':').collect();
         let depth = |s: &str| -> Result<u32, SpecError> {
             match s.parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(d),
@@ -79,6 +105,27 @@ impl FromStr for AgentSpec {
                 ))),
             }
         };
+        if let Some(rest) = body.strip_prefix("champion:") {
+            // The path may itself contain ':', so only a numeric last field is a depth.
+            let (path, depth) = match rest.rsplit_once(':') {
+                Some((path, d)) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => {
+                    (path, Some(depth(d)?))
+                }
+                _ => (rest, None),
+            };
+            if path.is_empty() {
+                return Err(malformed("champion:PATH needs a file path"));
+            }
+            return Ok(AgentSpec {
+                kind: AgentKind::Champion {
+                    path: PathBuf::from(path),
+                    depth,
+                },
+                epsilon,
+                text: text.to_string(),
+            });
+        }
+        let parts: Vec<&str> = body.splitn(3, ':').collect();
         let minimax = |depth, evaluator: &str| AgentKind::Minimax {
             depth,
             evaluator: evaluator.to_string(),
@@ -91,8 +138,8 @@ impl FromStr for AgentSpec {
             ["minimax", d, eval] if !eval.is_empty() => minimax(depth(d)?, eval),
             _ => {
                 return Err(malformed(
-                    "expected random, first, heuristic:DEPTH, wpc:DEPTH or minimax:DEPTH:EVAL, \
-                     optionally followed by @EPS",
+                    "expected random, first, heuristic:DEPTH, wpc:DEPTH, minimax:DEPTH:EVAL or \
+                     champion:PATH[:DEPTH], optionally followed by @EPS",
                 ));
             }
         };
@@ -105,19 +152,31 @@ impl FromStr for AgentSpec {
 }
 
 impl AgentSpec {
-    /// Builds the agent for game `G`, resolving evaluator names for that game.
-    pub fn build<G: NamedEvaluators>(&self) -> Result<Box<dyn Agent<G>>, SpecError> {
+    /// Builds the agent for game `G` (whose positions look like `start`), resolving
+    /// evaluator names and loading champion files for that game.
+    pub fn build<G: NamedEvaluators>(&self, start: &G) -> Result<Box<dyn Agent<G>>, SpecError> {
+        let searcher = |depth: u32, evaluator: SharedEvaluator<G>| -> Box<dyn Agent<G>> {
+            Box::new(SearchAgent {
+                depth,
+                evaluator,
+                label: self.text.split('@').next().unwrap_or_default().to_string(),
+            })
+        };
         let base: Box<dyn Agent<G>> = match &self.kind {
             AgentKind::Random => Box::new(RandomAgent),
             AgentKind::First => Box::new(FirstMoveAgent),
-            AgentKind::Minimax { depth, evaluator } => Box::new(SearchAgent {
-                depth: *depth,
-                evaluator: G::evaluator(evaluator).map_err(|source| SpecError::Evaluator {
+            AgentKind::Minimax { depth, evaluator } => searcher(
+                *depth,
+                G::evaluator(evaluator).map_err(|source| SpecError::Evaluator {
                     spec: self.text.clone(),
                     source,
                 })?,
-                label: self.text.split('@').next().unwrap_or_default().to_string(),
-            }),
+            ),
+            AgentKind::Champion { path, depth } => {
+                let champion = self.load_champion(path, start)?;
+                let depth = depth.unwrap_or(champion.depth);
+                searcher(depth, Arc::new(champion.evaluator()))
+            }
         };
         Ok(match self.epsilon {
             Some(epsilon) if epsilon > 0.0 => Box::new(EpsilonAgent {
@@ -126,5 +185,24 @@ impl AgentSpec {
             }),
             _ => base,
         })
+    }
+}
+
+impl AgentSpec {
+    fn load_champion<G: Game>(&self, path: &Path, start: &G) -> Result<Champion, SpecError> {
+        let champion =
+            Champion::load(path, start.name()).map_err(|source| SpecError::Champion {
+                spec: self.text.clone(),
+                source,
+            })?;
+        if champion.topology.inputs() != start.input_len() {
+            return Err(SpecError::InputMismatch {
+                spec: self.text.clone(),
+                game: start.name(),
+                found: champion.topology.inputs(),
+                expected: start.input_len(),
+            });
+        }
+        Ok(champion)
     }
 }

@@ -46,8 +46,8 @@ pub fn run(args: &BenchmarkArgs) -> anyhow::Result<()> {
 }
 
 fn run_series<G: NamedEvaluators>(start: G, args: &BenchmarkArgs) -> anyhow::Result<()> {
-    let player = args.player.parse::<AgentSpec>()?.build::<G>()?;
-    let opponent = args.opponent.parse::<AgentSpec>()?.build::<G>()?;
+    let player = args.player.parse::<AgentSpec>()?.build(&start)?;
+    let opponent = args.opponent.parse::<AgentSpec>()?.build(&start)?;
     let config = SeriesConfig {
         games: args.games,
         opening_plies: args.openings,

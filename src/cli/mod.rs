@@ -11,6 +11,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::arena::{OpeningError, SpecError};
 use crate::eval::EvaluatorError;
 use crate::games::GameError;
+use crate::nn::TopologyError;
+use crate::persist::PersistError;
 
 /// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
 #[derive(Debug, Parser)]
@@ -75,6 +77,10 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
             || cause.is::<SpecError>()
             || cause.is::<EvaluatorError>()
             || cause.is::<OpeningError>()
+            || cause.is::<TopologyError>()
+            || cause
+                .downcast_ref::<PersistError>()
+                .is_some_and(PersistError::is_bad_input)
     });
     if bad_input { 2 } else { 1 }
 }

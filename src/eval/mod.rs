@@ -1,12 +1,14 @@
 //! Static evaluators: a number for how good a position is for one side. The search is
 //! generic over [`Evaluator`], so heuristics and (later) neural networks plug in alike.
 
+pub mod neural;
 pub mod othello_features;
 pub mod othello_heuristic;
 pub mod wpc;
 
 use std::sync::Arc;
 
+use crate::eval::neural::NeuralInput;
 use crate::games::{Game, Player};
 
 /// Scores positions of game `G`. Higher is better for `perspective`.
@@ -37,8 +39,9 @@ pub enum EvaluatorError {
     WeightsFile { path: String, reason: String },
 }
 
-/// Games whose evaluators can be named in agent specs (`minimax:DEPTH:EVAL`).
-pub trait NamedEvaluators: Game {
+/// Games whose evaluators can be named in agent specs (`minimax:DEPTH:EVAL`), and whose
+/// positions networks can read (so `champion:PATH` works for them too).
+pub trait NamedEvaluators: NeuralInput {
     /// The evaluator called `name`: a built-in name, or a path to a JSON weights file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError>;
 }

@@ -1,0 +1,224 @@
+//! Files that survive faults: versioned, checksummed containers written atomically.
+//! All binary encoding goes through this module (bincode 2 today), so it can be swapped.
+//!
+//! Layout of an `.evo` file, integers little-endian:
+//! `EVOBOARD` (8 bytes) · format version (u32) · kind (u8) · game name length (u8) ·
+//! game name · payload length (u64) · payload (bincode) · CRC-32 of everything before (u32).
+
+mod atomic;
+
+pub use atomic::write_atomic;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// First bytes of every `.evo` file.
+pub const MAGIC: &[u8; 8] = b"EVOBOARD";
+/// The format version this build writes; it reads this version and older ones.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// What an `.evo` file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// The full state of an evolution run after a generation.
+    Checkpoint = 1,
+    /// One evolved network with what is needed to play it.
+    Champion = 2,
+}
+
+impl FileKind {
+    fn from_byte(byte: u8) -> Option<FileKind> {
+        match byte {
+            1 => Some(FileKind::Checkpoint),
+            2 => Some(FileKind::Champion),
+            _ => None,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            FileKind::Checkpoint => "checkpoint",
+            FileKind::Champion => "champion",
+        }
+    }
+}
+
+/// Why a file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum PersistError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not an evoboard file (bad magic bytes)")]
+    NotEvo { path: PathBuf },
+    #[error("{path} is truncated ({found} bytes, {expected} expected)")]
+    Truncated {
+        path: PathBuf,
+        found: usize,
+        expected: usize,
+    },
+    #[error("{path} is corrupt: {reason}")]
+    Corrupt { path: PathBuf, reason: String },
+    #[error(
+        "{path} has format version {found}, newer than this build reads ({FORMAT_VERSION}); upgrade evoboard"
+    )]
+    NewerVersion { path: PathBuf, found: u32 },
+    #[error("{path} is a {found} file, a {expected} file is needed")]
+    WrongKind {
+        path: PathBuf,
+        found: &'static str,
+        expected: &'static str,
+    },
+    #[error("{path} holds a {found} file, not {expected}")]
+    WrongGame {
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
+}
+
+impl PersistError {
+    /// True when the file given to us is at fault (exit code 2), false for write failures.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, PersistError::Write { .. })
+    }
+}
+
+/// Encodes `value` as a `kind` file for `game`.
+pub fn encode<T: Serialize>(kind: FileKind, game: &str, value: &T) -> Vec<u8> {
+    let payload = bincode::serde::encode_to_vec(value, bincode::config::standard())
+        .expect("in-memory serialisation of plain data cannot fail");
+    let name = game.as_bytes();
+    let mut bytes = Vec::with_capacity(payload.len() + name.len() + 32);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.push(kind as u8);
+    bytes.push(u8::try_from(name.len()).expect("game names are short"));
+    bytes.extend_from_slice(name);
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    let checksum = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    bytes
+}
+
+/// Decodes a `kind` file for `game` from `bytes` (read from `path`, named in errors).
+pub fn decode<T: DeserializeOwned>(
+    path: &Path,
+    bytes: &[u8],
+    kind: FileKind,
+    game: &str,
+) -> Result<T, PersistError> {
+    let path_buf = || path.to_path_buf();
+    let truncated = |expected: usize| PersistError::Truncated {
+        path: path_buf(),
+        found: bytes.len(),
+        expected,
+    };
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(PersistError::NotEvo { path: path_buf() });
+    }
+    let mut cursor = MAGIC.len();
+    let mut take = |n: usize| -> Result<&[u8], PersistError> {
+        let slice = bytes.get(cursor..cursor + n).ok_or(truncated(cursor + n))?;
+        cursor += n;
+        Ok(slice)
+    };
+    let version = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
+    if version > FORMAT_VERSION {
+        return Err(PersistError::NewerVersion {
+            path: path_buf(),
+            found: version,
+        });
+    }
+    let kind_byte = take(1)?[0];
+    let name_len = usize::from(take(1)?[0]);
+    let name = String::from_utf8_lossy(take(name_len)?).into_owned();
+    let payload_len = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
+    let payload_len = usize::try_from(payload_len).unwrap_or(usize::MAX);
+    let header_len = cursor;
+    let expected = header_len.saturating_add(payload_len).saturating_add(4);
+    if bytes.len() < expected {
+        return Err(truncated(expected));
+    }
+    if bytes.len() > expected {
+        return Err(PersistError::Corrupt {
+            path: path_buf(),
+            reason: format!("{} unexpected bytes after the end", bytes.len() - expected),
+        });
+    }
+    let body = &bytes[..expected - 4];
+    let stored = u32::from_le_bytes(bytes[expected - 4..].try_into().expect("4 bytes"));
+    if crc32fast::hash(body) != stored {
+        return Err(PersistError::Corrupt {
+            path: path_buf(),
+            reason: "checksum mismatch".to_string(),
+        });
+    }
+    let found_kind = FileKind::from_byte(kind_byte).ok_or_else(|| PersistError::Corrupt {
+        path: path_buf(),
+        reason: format!("unknown file kind {kind_byte}"),
+    })?;
+    if found_kind != kind {
+        return Err(PersistError::WrongKind {
+            path: path_buf(),
+            found: found_kind.label(),
+            expected: kind.label(),
+        });
+    }
+    if name != game {
+        return Err(PersistError::WrongGame {
+            path: path_buf(),
+            found: name,
+            expected: game.to_string(),
+        });
+    }
+    let (value, used) =
+        bincode::serde::decode_from_slice(&body[header_len..], bincode::config::standard())
+            .map_err(|e| PersistError::Corrupt {
+                path: path_buf(),
+                reason: e.to_string(),
+            })?;
+    if used != payload_len {
+        return Err(PersistError::Corrupt {
+            path: path_buf(),
+            reason: "payload length mismatch".to_string(),
+        });
+    }
+    Ok(value)
+}
+
+/// Writes `value` to `path` as a `kind` file for `game`, atomically.
+pub fn save<T: Serialize>(
+    path: &Path,
+    kind: FileKind,
+    game: &str,
+    value: &T,
+) -> Result<(), PersistError> {
+    write_atomic(path, &encode(kind, game, value)).map_err(|source| PersistError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Reads a `kind` file for `game` from `path`.
+pub fn load<T: DeserializeOwned>(
+    path: &Path,
+    kind: FileKind,
+    game: &str,
+) -> Result<T, PersistError> {
+    let bytes = std::fs::read(path).map_err(|source| PersistError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode(path, &bytes, kind, game)
+}
