@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod cli;
 pub mod eval;
+pub mod evolve;
 pub mod games;
 pub mod nn;
 pub mod persist;

@@ -9,7 +9,7 @@ pub mod stats;
 
 pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
 pub use game_record::{GameRecord, play_game};
-pub use openings::{OpeningError, random_openings};
+pub use openings::{OpeningError, random_opening, random_openings};
 pub use series::{SeriesConfig, play_series};
 pub use spec::{AgentSpec, SpecError};
 pub use stats::{MoveTimes, SeriesStats};

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use rand::RngExt;
 
 use crate::games::{Game, MoveList};
-use crate::rng::rng_for;
+use crate::rng::{GameRng, rng_for};
 
 /// Stream tag for opening generation (see [`crate::rng::derive_seed`]).
 const OPENINGS_STREAM: u64 = 0x6f70_656e;
@@ -33,21 +33,14 @@ pub fn random_openings<G: Game>(
     let mut rng = rng_for(seed, &[OPENINGS_STREAM, u64::from(plies)]);
     let mut seen = HashSet::new();
     let mut openings = Vec::with_capacity(count);
-    let mut moves = MoveList::new();
     let attempts = 1_000 + 200 * count;
     for _ in 0..attempts {
         if openings.len() == count {
             break;
         }
-        let mut game = start.clone();
-        for _ in 0..plies {
-            game.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            game.play_unchecked(moves[rng.random_range(0..moves.len())]);
-        }
-        if game.count_moves() > 0 && seen.insert(game.to_position_string()) {
+        if let Some(game) = random_opening(start, plies, &mut rng)
+            && seen.insert(game.to_position_string())
+        {
             openings.push(game);
         }
     }
@@ -59,4 +52,19 @@ pub fn random_openings<G: Game>(
         });
     }
     Ok(openings)
+}
+
+/// The position after `plies` uniformly random plies from `start`, or `None` if the game
+/// ended on the way (an opening must leave something to play).
+pub fn random_opening<G: Game>(start: &G, plies: u32, rng: &mut GameRng) -> Option<G> {
+    let mut game = start.clone();
+    let mut moves = MoveList::new();
+    for _ in 0..plies {
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+    }
+    (game.count_moves() > 0).then_some(game)
 }

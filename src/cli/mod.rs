@@ -3,6 +3,7 @@
 
 mod bench;
 mod benchmark;
+mod evolve;
 mod perft;
 mod show;
 
@@ -10,6 +11,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::arena::{OpeningError, SpecError};
 use crate::eval::EvaluatorError;
+use crate::evolve::EvolveError;
 use crate::games::GameError;
 use crate::nn::TopologyError;
 use crate::persist::PersistError;
@@ -28,6 +30,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Show a position (optionally after a list of moves), as text or JSON.
     Show(show::ShowArgs),
+    /// Evolve neural evaluators (league fitness, benchmark gate, checkpoints, --resume).
+    Evolve(evolve::EvolveArgs),
     /// Play a series of games between two agents and report win rate and timings.
     Benchmark(benchmark::BenchmarkArgs),
     /// Measure engine speed: perft and alpha-beta nodes per second.
@@ -64,6 +68,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Evolve(args) => evolve::run(&args),
         Command::Benchmark(args) => benchmark::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
@@ -78,6 +83,9 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
             || cause.is::<EvaluatorError>()
             || cause.is::<OpeningError>()
             || cause.is::<TopologyError>()
+            || cause
+                .downcast_ref::<EvolveError>()
+                .is_some_and(EvolveError::is_bad_input)
             || cause
                 .downcast_ref::<PersistError>()
                 .is_some_and(PersistError::is_bad_input)

@@ -1,0 +1,230 @@
+//! `evoboard evolve`: run (or resume) neuroevolution and write the run directory.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
+use crate::eval::NamedEvaluators;
+use crate::evolve::checkpoint::EvolutionState;
+use crate::evolve::config::{EvolveConfig, Preset};
+use crate::evolve::{Evolution, Observer};
+
+/// Evolve neural evaluators (seed 004). Each generation plays a league of P·(P−1) games
+/// (cost grows as P²: use --league-sample K for large populations), benchmarks its best
+/// network against heuristic:DEPTH, and writes a checkpoint; --resume continues exactly.
+#[derive(Debug, Args)]
+pub struct EvolveArgs {
+    /// Game to evolve an evaluator for.
+    #[arg(long)]
+    game: GameName,
+    /// Algorithm: `paper` (seed 004 as written) or `modern` (self-adaptive ES + hall of fame).
+    #[arg(long)]
+    preset: Option<Preset>,
+    /// Individuals per generation [default: 20].
+    #[arg(long)]
+    population: Option<usize>,
+    /// Generation budget [default: 50]; with --resume it may be raised to continue a run.
+    #[arg(long)]
+    generations: Option<u32>,
+    /// Search depth of the networks and of the benchmark opponent [default: 2].
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Run seed: the same seed gives the same run, whatever --threads [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Hidden layer sizes, comma-separated [default: 42].
+    #[arg(long, value_delimiter = ',')]
+    hidden: Option<Vec<usize>>,
+    /// Best individuals cloned unchanged (paper preset) [default: 1].
+    #[arg(long)]
+    elitism: Option<usize>,
+    /// Each individual plays K seeded opponents with both colours instead of everyone
+    /// (2·K·P games instead of P·(P−1)).
+    #[arg(long, value_name = "K")]
+    league_sample: Option<usize>,
+    /// Benchmark games per generation, 0 for none [default: 100].
+    #[arg(long)]
+    bench_games: Option<usize>,
+    /// Benchmark win rate that ends the run [default: 0.75].
+    #[arg(long)]
+    gate: Option<f64>,
+    /// Run directory [default: populations/GAME-PRESET-seedSEED].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the run in --out from its latest checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads (0 = one per core). Results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
+    threads: u16,
+}
+
+/// The preset `evolve` uses when none is given.
+pub const DEFAULT_PRESET: Preset = Preset::Modern;
+
+impl EvolveArgs {
+    fn config(&self) -> EvolveConfig {
+        let mut config = EvolveConfig::new(self.preset.unwrap_or(DEFAULT_PRESET));
+        macro_rules! set {
+            ($($field:ident),*) => { $( if let Some(value) = &self.$field { config.$field = value.clone(); } )* };
+        }
+        set!(
+            population,
+            generations,
+            depth,
+            seed,
+            hidden,
+            elitism,
+            bench_games,
+            gate
+        );
+        if self.league_sample.is_some() {
+            config.league_sample = self.league_sample;
+        }
+        config
+    }
+
+    /// Settings that belong to the run and cannot change on --resume.
+    fn fixed_settings_given(&self) -> bool {
+        self.preset.is_some()
+            || self.population.is_some()
+            || self.depth.is_some()
+            || self.seed.is_some()
+            || self.hidden.is_some()
+            || self.elitism.is_some()
+            || self.league_sample.is_some()
+            || self.bench_games.is_some()
+            || self.gate.is_some()
+    }
+}
+
+pub fn run(args: &EvolveArgs) -> anyhow::Result<()> {
+    configure_threads(usize::from(args.threads))?;
+    with_game!(args.game, |start| evolve(start, args))
+}
+
+fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()> {
+    let game = start.name();
+    let config = args.config();
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "populations/{}-{}-seed{}",
+            start.name(),
+            config.preset,
+            config.seed
+        ))
+    });
+    let mut evolution = if args.resume {
+        if args.fixed_settings_given() {
+            return Err(BadInput(
+                "with --resume the run keeps its own settings; only --generations, --threads and --out may be given"
+                    .to_string(),
+            )
+            .into());
+        }
+        Evolution::resume(start, &out, args.generations)?
+    } else {
+        Evolution::create(start, config, &out)?
+    };
+    let state = evolution.state();
+    println!(
+        "evolving {} in {}: preset {}, population {}, {} network, depth {}, seed {}, from generation {} of {}",
+        game,
+        out.display(),
+        state.config.preset,
+        state.config.population,
+        state.topology,
+        state.config.depth,
+        state.config.seed,
+        state.generation + 1,
+        state.config.generations
+    );
+    let progress = GenerationProgress::new();
+    evolution.run(&progress)?;
+    let state = evolution.state();
+    match &state.champion {
+        Some(champion) => println!(
+            "{} after {} generations; champion (generation {}{}) in {}",
+            if state.gate_reached {
+                "gate reached"
+            } else {
+                "budget spent"
+            },
+            state.generation,
+            champion.generation,
+            champion
+                .benchmark_win_rate
+                .map_or(String::new(), |r| format!(
+                    ", benchmark win rate {:.1}%",
+                    100.0 * r
+                )),
+            out.join("champion.evo").display()
+        ),
+        None => println!("nothing to do: the run is already complete"),
+    }
+    Ok(())
+}
+
+/// Progress bar over a generation's games, and one summary line per generation.
+struct GenerationProgress {
+    bar: ProgressBar,
+}
+
+impl GenerationProgress {
+    fn new() -> GenerationProgress {
+        let bar = ProgressBar::hidden();
+        bar.set_style(
+            ProgressStyle::with_template("gen {prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        GenerationProgress { bar }
+    }
+}
+
+impl Observer for GenerationProgress {
+    fn generation_started(&self, generation: u32, games: usize) {
+        self.bar
+            .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        self.bar.reset();
+        self.bar.set_length(games as u64);
+        self.bar.set_prefix(generation.to_string());
+    }
+
+    fn game_done(&self) {
+        self.bar.inc(1);
+    }
+
+    fn generation_done(&self, state: &EvolutionState, seconds: f64) {
+        self.bar.finish_and_clear();
+        let Some(row) = state.history.last() else {
+            return;
+        };
+        let bench = row
+            .benchmark
+            .as_ref()
+            .map_or("no benchmark".to_string(), |b| {
+                format!(
+                    "vs heuristic:{} {}/{}/{} ({:.1}%, 95% {:.1}–{:.1}%)",
+                    state.config.depth,
+                    b.wins,
+                    b.draws,
+                    b.losses,
+                    100.0 * b.win_rate,
+                    100.0 * b.ci_low,
+                    100.0 * b.ci_high
+                )
+            });
+        println!(
+            "gen {:>4}/{}: fitness max {:.0} mean {:.1} min {:.0} | {bench} | diversity {:.3} | {seconds:.2} s",
+            row.generation,
+            state.config.generations,
+            row.fitness_max,
+            row.fitness_mean,
+            row.fitness_min,
+            row.diversity
+        );
+    }
+}

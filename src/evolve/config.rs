@@ -1,0 +1,142 @@
+//! What an evolution run is: the preset, sizes, budget and benchmark gate.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// The two algorithms on offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Preset {
+    /// Seed 004 as written: league fitness, elitism, roulette wheel, and the momentum-like
+    /// mutation X(n+1) = X(n) + r·p·(X(n) − X(n−1)) applied with probability p.
+    Paper,
+    /// A (μ+λ) evolution strategy with self-adaptive Gaussian mutation (Chong, Tan & White
+    /// 2005 style): the better half survives unchanged and each survivor has one mutated
+    /// offspring; past champions join the league as a hall of fame.
+    Modern,
+}
+
+impl FromStr for Preset {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Preset, String> {
+        match text {
+            "paper" => Ok(Preset::Paper),
+            "modern" => Ok(Preset::Modern),
+            other => Err(format!("unknown preset '{other}' (paper or modern)")),
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Preset::Paper => "paper",
+            Preset::Modern => "modern",
+        })
+    }
+}
+
+/// Every setting of a run. Stored in `run.json` and in each checkpoint, so a resumed run
+/// continues with exactly the settings it started with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvolveConfig {
+    pub preset: Preset,
+    /// Individuals per generation (seed 004: 20).
+    pub population: usize,
+    /// Generation budget; the run stops earlier when the gate is reached.
+    pub generations: u32,
+    /// Search depth of every network player and of the benchmark opponent.
+    pub depth: u32,
+    pub seed: u64,
+    /// Hidden layer sizes (seed 004: one layer of 42).
+    pub hidden: Vec<usize>,
+    /// Best individuals copied unchanged into the next generation (paper preset).
+    pub elitism: usize,
+    /// p of the paper's mutation: the chance an offspring is mutated, and the step factor.
+    pub mutation_probability: f64,
+    /// Initial step size of the self-adaptive mutation (modern preset).
+    pub initial_sigma: f32,
+    /// Past champions each individual also plays with both colours (modern preset).
+    pub hall_of_fame: usize,
+    /// Random plies from the start that make each league game's opening.
+    pub league_opening_plies: u32,
+    /// `Some(K)`: each individual plays K seeded opponents (both colours) instead of all.
+    pub league_sample: Option<usize>,
+    /// Benchmark games of each generation's best against `heuristic:depth` (0 = none).
+    pub bench_games: usize,
+    /// Random plies that make each benchmark opening.
+    pub bench_opening_plies: u32,
+    /// Win rate against the benchmark that ends the run (seed 004: 75%).
+    pub gate: f64,
+}
+
+/// A setting that makes no sense.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid evolution setting: {0}")]
+pub struct ConfigError(pub String);
+
+impl EvolveConfig {
+    /// The defaults of `preset`: seed 004's sizes (20 individuals, 64-42-1, p = 0.05,
+    /// elitism 1, 100 benchmark games, 75% gate) and depth-2 search.
+    pub fn new(preset: Preset) -> EvolveConfig {
+        EvolveConfig {
+            preset,
+            population: 20,
+            generations: 50,
+            depth: 2,
+            seed: 1,
+            hidden: vec![42],
+            elitism: 1,
+            mutation_probability: 0.05,
+            initial_sigma: 0.05,
+            hall_of_fame: match preset {
+                Preset::Paper => 0,
+                Preset::Modern => 4,
+            },
+            league_opening_plies: 4,
+            league_sample: None,
+            bench_games: 100,
+            bench_opening_plies: 6,
+            gate: 0.75,
+        }
+    }
+
+    /// Checks the settings against each other.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let fail = |m: String| Err(ConfigError(m));
+        if self.population < 2 {
+            return fail("the population needs at least 2 individuals".into());
+        }
+        if self.generations == 0 {
+            return fail("the generation budget must be at least 1".into());
+        }
+        if !(1..=crate::arena::spec::MAX_DEPTH).contains(&self.depth) {
+            return fail(format!(
+                "depth must be 1 to {}",
+                crate::arena::spec::MAX_DEPTH
+            ));
+        }
+        if self.elitism >= self.population {
+            return fail("elitism must be smaller than the population".into());
+        }
+        if !(0.0..=1.0).contains(&self.mutation_probability) {
+            return fail("the mutation probability must lie in [0, 1]".into());
+        }
+        if !(self.initial_sigma > 0.0 && self.initial_sigma.is_finite()) {
+            return fail("the initial mutation step must be positive".into());
+        }
+        if let Some(k) = self.league_sample
+            && !(1..self.population).contains(&k)
+        {
+            return fail(format!(
+                "--league-sample must be 1 to {} (population − 1)",
+                self.population - 1
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.gate) {
+            return fail("the gate must lie in [0, 1]".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,169 @@
+//! League fitness (seed 004 §2.4.3): every individual plays every other with both colours,
+//! 3 points for a win, 1 for a draw, 0 for a loss.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::arena::{Agent, SearchAgent, play_game, random_opening};
+use crate::eval::NamedEvaluators;
+use crate::eval::neural::NeuralEvaluator;
+use crate::evolve::config::EvolveConfig;
+use crate::games::{Outcome, Player};
+use crate::rng::{GameRng, rng_for};
+
+/// Stream tags of the league's seeds (see [`crate::rng::derive_seed`]).
+const OPENING_STREAM: u64 = 0x6c67_6f70;
+const GAME_STREAM: u64 = 0x6c67_676d;
+const SAMPLE_STREAM: u64 = 0x6c67_7370;
+
+/// One league game: participant indices (population first, then hall of fame) and which
+/// of the two earn fitness from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Fixture {
+    first: usize,
+    second: usize,
+    credit_first: bool,
+    credit_second: bool,
+}
+
+/// Points for the side `me` from a finished game.
+fn points(outcome: Outcome, me: Player) -> u32 {
+    match outcome.sign_for(me) {
+        1 => 3,
+        0 => 1,
+        _ => 0,
+    }
+}
+
+/// The fixtures of one generation's league, in a fixed order.
+///
+/// - Full league: every ordered pair (i, j), i ≠ j — P·(P−1) games, each crediting both.
+/// - Sampled league (`league_sample = K`): each individual i draws K distinct opponents
+///   (seeded by run seed, generation and i) and plays each with both colours; only i is
+///   credited, so everybody's fitness comes from exactly 2K games.
+/// - Hall of fame: each individual also plays every stored champion with both colours,
+///   credited to the individual.
+fn fixtures(config: &EvolveConfig, generation: u32, hall: usize) -> Vec<Fixture> {
+    let p = config.population;
+    let mut list = Vec::new();
+    let both_colours = |list: &mut Vec<Fixture>, i: usize, j: usize, credit_j: bool| {
+        list.push(Fixture {
+            first: i,
+            second: j,
+            credit_first: true,
+            credit_second: credit_j,
+        });
+        list.push(Fixture {
+            first: j,
+            second: i,
+            credit_first: credit_j,
+            credit_second: true,
+        });
+    };
+    match config.league_sample {
+        None => {
+            for i in 0..p {
+                for j in i + 1..p {
+                    both_colours(&mut list, i, j, true);
+                }
+            }
+        }
+        Some(k) => {
+            for i in 0..p {
+                let mut rng = rng_for(
+                    config.seed,
+                    &[SAMPLE_STREAM, u64::from(generation), i as u64],
+                );
+                let others: Vec<usize> = (0..p).filter(|&j| j != i).collect();
+                let chosen = rand::seq::index::sample(&mut rng, others.len(), k);
+                for c in chosen.iter() {
+                    both_colours(&mut list, i, others[c], false);
+                }
+            }
+        }
+    }
+    for i in 0..p {
+        for h in 0..hall {
+            both_colours(&mut list, i, p + h, false);
+        }
+    }
+    list
+}
+
+/// Number of games one generation's league plays.
+pub fn league_games(config: &EvolveConfig, hall: usize) -> usize {
+    let p = config.population;
+    let pairs = config.league_sample.map_or(p * (p - 1), |k| 2 * k * p);
+    pairs + 2 * p * hall
+}
+
+/// Plays generation `generation`'s league between `population` (and the `hall` of past
+/// champions) and returns each individual's points. Games run in parallel; each game's
+/// opening derives from (seed, generation, the unordered pair) and its random stream from
+/// (seed, generation, first, second), so the result does not depend on scheduling.
+pub fn play_league<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+    generation: u32,
+    population: &[Arc<NeuralEvaluator>],
+    hall: &[Arc<NeuralEvaluator>],
+    on_game_done: &(dyn Fn() + Sync),
+) -> Vec<f64> {
+    let agents: Vec<SearchAgent<G>> = population
+        .iter()
+        .chain(hall)
+        .enumerate()
+        .map(|(i, evaluator)| SearchAgent {
+            depth: config.depth,
+            evaluator: evaluator.clone(),
+            label: format!("individual {i}"),
+        })
+        .collect();
+    let generation_key = u64::from(generation);
+    let results: Vec<(Fixture, Outcome)> = fixtures(config, generation, hall.len())
+        .into_par_iter()
+        .map(|fixture| {
+            let (low, high) = (
+                fixture.first.min(fixture.second),
+                fixture.first.max(fixture.second),
+            );
+            let mut opening_rng = rng_for(
+                config.seed,
+                &[OPENING_STREAM, generation_key, low as u64, high as u64],
+            );
+            let opening = opening_for(start, config.league_opening_plies, &mut opening_rng);
+            let mut rng = rng_for(
+                config.seed,
+                &[
+                    GAME_STREAM,
+                    generation_key,
+                    fixture.first as u64,
+                    fixture.second as u64,
+                ],
+            );
+            let players: [&dyn Agent<G>; 2] = [&agents[fixture.first], &agents[fixture.second]];
+            let record = play_game(&opening, players, &mut rng);
+            on_game_done();
+            (fixture, record.outcome)
+        })
+        .collect();
+    let mut fitness = vec![0.0; population.len()];
+    for (fixture, outcome) in results {
+        if fixture.credit_first {
+            fitness[fixture.first] += f64::from(points(outcome, Player::First));
+        }
+        if fixture.credit_second {
+            fitness[fixture.second] += f64::from(points(outcome, Player::Second));
+        }
+    }
+    fitness
+}
+
+/// A seeded opening of `plies` random plies; retries on the rare playout that ends the
+/// game, and falls back to the start position after many failures.
+fn opening_for<G: NamedEvaluators>(start: &G, plies: u32, rng: &mut GameRng) -> G {
+    (0..100)
+        .find_map(|_| random_opening(start, plies, rng))
+        .unwrap_or_else(|| start.clone())
+}

@@ -1,0 +1,51 @@
+//! The two mutation operators.
+
+use rand::RngExt;
+use rand_distr::StandardNormal;
+
+use crate::evolve::population::Individual;
+use crate::rng::GameRng;
+
+/// Seed 004 §2.4.1: X(n+1) = X(n) + r · p · (X(n) − X(n−1)).
+///
+/// Interpretations (the paper leaves them open):
+/// - r ("randomDouble") is drawn uniformly from [0, 1) for every gene separately;
+/// - X(n−1) is the chromosome the lineage had before its previous mutation: an unmutated
+///   (cloned) offspring keeps both X(n) and X(n−1), so the difference never collapses to 0
+///   through cloning; after a mutation, X(n−1) becomes the pre-mutation X(n);
+/// - p is the same 0.05 that decides whether an offspring is mutated at all (the caller
+///   draws that), so each mutation moves a gene by at most 5% of its last change.
+pub fn momentum(parent: &Individual, p: f64, rng: &mut GameRng) -> Individual {
+    let p = p as f32;
+    let genes = parent
+        .genes
+        .iter()
+        .zip(&parent.previous)
+        .map(|(&now, &before)| now + rng.random::<f32>() * p * (now - before))
+        .collect();
+    Individual {
+        genes,
+        previous: parent.genes.clone(),
+        sigmas: Vec::new(),
+    }
+}
+
+/// Self-adaptive Gaussian mutation (the evolution-strategy rule used for evolved checkers
+/// and Othello evaluators, e.g. Chong, Tan & White 2005): every gene carries its own step
+/// σᵢ, mutated first, σᵢ' = σᵢ · exp(τ · N(0,1)) with τ = 1 / √(2√n), then the gene,
+/// wᵢ' = wᵢ + σᵢ' · N(0,1).
+pub fn self_adaptive(parent: &Individual, rng: &mut GameRng) -> Individual {
+    let tau = 1.0 / (2.0 * (parent.genes.len() as f64).sqrt()).sqrt();
+    let mut genes = Vec::with_capacity(parent.genes.len());
+    let mut sigmas = Vec::with_capacity(parent.genes.len());
+    for (&gene, &sigma) in parent.genes.iter().zip(&parent.sigmas) {
+        let step = sigma * (tau * rng.sample::<f64, _>(StandardNormal)).exp() as f32;
+        sigmas.push(step);
+        genes.push(gene + step * rng.sample::<f32, _>(StandardNormal));
+    }
+    Individual {
+        genes,
+        previous: Vec::new(),
+        sigmas,
+    }
+}

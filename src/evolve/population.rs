@@ -1,0 +1,67 @@
+//! Individuals (chromosomes plus what their mutation operator remembers) and the
+//! population measures.
+
+use serde::{Deserialize, Serialize};
+
+use crate::evolve::config::{EvolveConfig, Preset};
+use crate::nn::{Topology, nguyen_widrow};
+use crate::rng::GameRng;
+
+/// One member of the population.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Individual {
+    /// The chromosome X(n) (layout: see [`crate::nn::Mlp`]).
+    pub genes: Vec<f32>,
+    /// Paper preset: X(n−1), the chromosome this lineage had before its last mutation
+    /// (empty for the modern preset).
+    pub previous: Vec<f32>,
+    /// Modern preset: one self-adapted mutation step per gene (empty for the paper preset).
+    pub sigmas: Vec<f32>,
+}
+
+/// Generation 0: `config.population` Nguyen-Widrow networks.
+///
+/// Paper preset: generation 0 has no X(n−1). We draw it as a second, independent
+/// Nguyen-Widrow network, so that X(0) − X(−1) is a random direction of the initial
+/// weights' scale (taking X(−1) = X(0) would make every mutation a no-op forever).
+pub fn founders(config: &EvolveConfig, topology: &Topology, rng: &mut GameRng) -> Vec<Individual> {
+    (0..config.population)
+        .map(|_| {
+            let genes = nguyen_widrow(topology, rng);
+            match config.preset {
+                Preset::Paper => Individual {
+                    previous: nguyen_widrow(topology, rng),
+                    genes,
+                    sigmas: Vec::new(),
+                },
+                Preset::Modern => Individual {
+                    sigmas: vec![config.initial_sigma; genes.len()],
+                    genes,
+                    previous: Vec::new(),
+                },
+            }
+        })
+        .collect()
+}
+
+/// Mean Euclidean distance over all pairs of chromosomes: how spread out the population
+/// is (0 when every individual is identical).
+pub fn diversity(population: &[Individual]) -> f64 {
+    let n = population.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let mut total = 0.0;
+    for i in 0..n {
+        for j in i + 1..n {
+            let squared: f64 = population[i]
+                .genes
+                .iter()
+                .zip(&population[j].genes)
+                .map(|(a, b)| f64::from(a - b).powi(2))
+                .sum();
+            total += squared.sqrt();
+        }
+    }
+    total / (n * (n - 1) / 2) as f64
+}

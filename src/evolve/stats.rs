@@ -1,0 +1,102 @@
+//! One row of statistics per generation, and `stats.csv`.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::SeriesStats;
+
+/// The benchmark of a generation's best individual.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkResult {
+    pub games: usize,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    pub win_rate: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+}
+
+impl From<&SeriesStats> for BenchmarkResult {
+    fn from(stats: &SeriesStats) -> BenchmarkResult {
+        BenchmarkResult {
+            games: stats.games,
+            wins: stats.wins,
+            draws: stats.draws,
+            losses: stats.losses,
+            win_rate: stats.win_rate,
+            ci_low: stats.ci_low,
+            ci_high: stats.ci_high,
+        }
+    }
+}
+
+/// What a generation produced (wall time is kept apart: it is the one thing that differs
+/// between identical runs, and checkpoints must not).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerationStats {
+    /// 1-based generation number.
+    pub generation: u32,
+    pub fitness_max: f64,
+    pub fitness_mean: f64,
+    pub fitness_min: f64,
+    pub benchmark: Option<BenchmarkResult>,
+    pub diversity: f64,
+}
+
+/// The columns of `stats.csv`.
+pub const CSV_HEADER: &str = "generation,fitness_max,fitness_mean,fitness_min,bench_games,bench_wins,bench_draws,bench_losses,bench_win_rate,bench_ci_low,bench_ci_high,diversity,seconds";
+
+impl GenerationStats {
+    /// The CSV row; `seconds` is the generation's wall time (empty if unknown). Numbers have
+    /// fixed decimals so identical runs give identical files.
+    pub fn csv_row(&self, seconds: &str) -> String {
+        let mut row = format!(
+            "{},{:.3},{:.3},{:.3},",
+            self.generation, self.fitness_max, self.fitness_mean, self.fitness_min
+        );
+        match &self.benchmark {
+            Some(b) => {
+                let _ = write!(
+                    row,
+                    "{},{},{},{},{:.4},{:.4},{:.4},",
+                    b.games, b.wins, b.draws, b.losses, b.win_rate, b.ci_low, b.ci_high
+                );
+            }
+            None => row.push_str("0,,,,,,,"),
+        }
+        let _ = write!(row, "{:.6},{seconds}", self.diversity);
+        row
+    }
+}
+
+/// The `seconds` column of an existing `stats.csv`, by generation (empty if the file is
+/// missing or unreadable: timings are informative only).
+pub fn read_seconds(path: &Path) -> HashMap<u32, String> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return HashMap::new();
+    };
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let generation = line.split(',').next()?.parse().ok()?;
+            let seconds = line.rsplit(',').next()?.to_string();
+            Some((generation, seconds))
+        })
+        .collect()
+}
+
+/// The whole `stats.csv` text for `history`, with timings from `seconds`.
+pub fn csv_text(history: &[GenerationStats], seconds: &HashMap<u32, String>) -> String {
+    let mut text = String::from(CSV_HEADER);
+    text.push('\n');
+    for row in history {
+        let time = seconds.get(&row.generation).map_or("", String::as_str);
+        text.push_str(&row.csv_row(time));
+        text.push('\n');
+    }
+    text
+}
