@@ -1,0 +1,272 @@
+//! Evolution: selection and mutation rules, league accounting, determinism across thread
+//! counts, and exact resume.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use evoboard::Othello;
+use evoboard::eval::neural::NeuralEvaluator;
+use evoboard::evolve::checkpoint::EvolutionState;
+use evoboard::evolve::config::{EvolveConfig, Preset};
+use evoboard::evolve::league::{league_games, play_league};
+use evoboard::evolve::mutation::{momentum, self_adaptive};
+use evoboard::evolve::population::{Individual, diversity};
+use evoboard::evolve::selection::{ranking, roulette};
+use evoboard::evolve::{Evolution, Observer};
+use evoboard::nn::{Mlp, Topology, nguyen_widrow};
+use evoboard::rng::rng_for;
+
+struct Quiet;
+
+impl Observer for Quiet {
+    fn generation_started(&self, _: u32, _: usize) {}
+    fn game_done(&self) {}
+    fn generation_done(&self, _: &EvolutionState, _: f64) {}
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evoboard-evolve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A small, quick configuration.
+fn small(preset: Preset) -> EvolveConfig {
+    EvolveConfig {
+        population: 6,
+        generations: 4,
+        depth: 1,
+        bench_games: 6,
+        hidden: vec![8],
+        seed: 11,
+        ..EvolveConfig::new(preset)
+    }
+}
+
+#[test]
+fn ranking_breaks_ties_by_index_and_roulette_follows_fitness() {
+    assert_eq!(ranking(&[3.0, 9.0, 3.0, 9.0, 0.0]), vec![1, 3, 0, 2, 4]);
+    let mut rng = rng_for(1, &[]);
+    let fitness = [0.0, 30.0, 0.0, 10.0];
+    let mut counts = [0usize; 4];
+    for _ in 0..4000 {
+        counts[roulette(&fitness, &mut rng)] += 1;
+    }
+    assert_eq!(counts[0] + counts[2], 0, "zero fitness is never picked");
+    let share = counts[1] as f64 / 4000.0;
+    assert!((share - 0.75).abs() < 0.03, "{counts:?}");
+    // All-zero fitness: uniform.
+    let mut counts = [0usize; 4];
+    for _ in 0..4000 {
+        counts[roulette(&[0.0; 4], &mut rng)] += 1;
+    }
+    assert!(
+        counts.iter().all(|&c| (800..1200).contains(&c)),
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn momentum_mutation_moves_each_gene_by_r_p_times_its_last_change() {
+    let parent = Individual {
+        genes: vec![1.0, -2.0, 0.5, 3.0],
+        previous: vec![0.0, -1.0, 0.5, 5.0],
+        sigmas: vec![],
+    };
+    let p = 0.05;
+    let child = momentum(&parent, p, &mut rng_for(2, &[]));
+    assert_eq!(child.previous, parent.genes, "X(n−1) becomes the old X(n)");
+    for i in 0..4 {
+        let change = parent.genes[i] - parent.previous[i];
+        let moved = child.genes[i] - parent.genes[i];
+        // moved = r·p·change with r in [0, 1): same sign as change, at most p·|change|.
+        assert!(moved * change >= 0.0, "gene {i}");
+        assert!(moved.abs() <= (p as f32) * change.abs() + 1e-7, "gene {i}");
+    }
+    assert_eq!(
+        child.genes[2], 0.5,
+        "no change when X(n) = X(n−1) for that gene"
+    );
+}
+
+#[test]
+fn self_adaptive_mutation_changes_every_gene_and_keeps_steps_positive() {
+    let parent = Individual {
+        genes: vec![0.0; 500],
+        previous: vec![],
+        sigmas: vec![0.05; 500],
+    };
+    let child = self_adaptive(&parent, &mut rng_for(3, &[]));
+    assert!(child.sigmas.iter().all(|&s| s > 0.0 && s != 0.05));
+    assert!(child.genes.iter().all(|&g| g != 0.0));
+    let mean_step = child.genes.iter().map(|g| g.abs()).sum::<f32>() / 500.0;
+    // E|N(0, σ)| = σ·√(2/π) ≈ 0.04 for σ ≈ 0.05.
+    assert!((0.02..0.06).contains(&mean_step), "{mean_step}");
+}
+
+#[test]
+fn diversity_is_the_mean_pairwise_distance() {
+    let ind = |genes: Vec<f32>| Individual {
+        genes,
+        previous: vec![],
+        sigmas: vec![],
+    };
+    let population = [
+        ind(vec![0.0, 0.0]),
+        ind(vec![3.0, 4.0]),
+        ind(vec![0.0, 0.0]),
+    ];
+    // Distances 5, 0, 5.
+    assert!((diversity(&population) - 10.0 / 3.0).abs() < 1e-9);
+    assert_eq!(diversity(&population[..1]), 0.0);
+}
+
+#[test]
+fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
+    let config = EvolveConfig {
+        population: 5,
+        ..small(Preset::Paper)
+    };
+    let topology = Topology::new(&[64, 8, 1]).unwrap();
+    let networks: Vec<Arc<NeuralEvaluator>> = (0..5)
+        .map(|i| {
+            let genes = nguyen_widrow(&topology, &mut rng_for(i, &[]));
+            Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), genes)))
+        })
+        .collect();
+    assert_eq!(league_games(&config, 0), 20);
+    let games = std::sync::atomic::AtomicUsize::new(0);
+    let count = || {
+        games.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let fitness = play_league(&Othello::start(), &config, 1, &networks, &[], &count);
+    assert_eq!(games.into_inner(), 20);
+    let total: f64 = fitness.iter().sum();
+    // 20 games: 3 points each if decided, 2 if drawn.
+    assert!((40.0..=60.0).contains(&total), "{fitness:?}");
+    assert!(fitness.iter().all(|&f| f <= 8.0 * 3.0));
+    // Same generation, same result; the hall of fame adds two games per individual each.
+    assert_eq!(
+        play_league(&Othello::start(), &config, 1, &networks, &[], &|| {}),
+        fitness
+    );
+    let hall = [networks[0].clone()];
+    assert_eq!(league_games(&config, 1), 30);
+    let with_hall = play_league(&Othello::start(), &config, 1, &networks, &hall, &|| {});
+    assert!(with_hall.iter().zip(&fitness).all(|(h, f)| h >= f));
+    // A sampled league: each individual is credited for exactly 2K games.
+    let sampled = EvolveConfig {
+        league_sample: Some(2),
+        ..config.clone()
+    };
+    assert_eq!(league_games(&sampled, 0), 20);
+    let fitness = play_league(&Othello::start(), &sampled, 1, &networks, &[], &|| {});
+    assert!(fitness.iter().all(|&f| f <= 12.0));
+}
+
+/// Runs `config` in `dir` on a pool of `threads` threads; returns stats.csv without the
+/// timing column and the bytes of the last checkpoint and of the champion.
+fn run(config: &EvolveConfig, dir: &PathBuf, threads: usize) -> (String, Vec<u8>, Vec<u8>) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let mut evolution = Evolution::create(Othello::start(), config.clone(), dir).unwrap();
+        evolution.run(&Quiet).unwrap();
+    });
+    outputs(dir, config.generations)
+}
+
+fn outputs(dir: &PathBuf, last: u32) -> (String, Vec<u8>, Vec<u8>) {
+    let csv = std::fs::read_to_string(dir.join("stats.csv")).unwrap();
+    let without_time: Vec<String> = csv
+        .lines()
+        .map(|line| line.rsplit_once(',').unwrap().0.to_string())
+        .collect();
+    (
+        without_time.join("\n"),
+        std::fs::read(dir.join(format!("gen-{last:05}.evo"))).unwrap(),
+        std::fs::read(dir.join("champion.evo")).unwrap(),
+    )
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    for preset in [Preset::Paper, Preset::Modern] {
+        let config = small(preset);
+        let (one, two) = (
+            temp_dir(&format!("{preset}-t1")),
+            temp_dir(&format!("{preset}-t2")),
+        );
+        let a = run(&config, &one, 1);
+        let b = run(&config, &two, 2);
+        assert_eq!(a, b, "{preset}");
+        assert_eq!(a.0.lines().count(), 1 + 4, "header and four generations");
+        let other_seed = temp_dir(&format!("{preset}-seed"));
+        let c = run(&EvolveConfig { seed: 12, ..config }, &other_seed, 2);
+        assert_ne!(a.1, c.1, "another seed evolves differently");
+        for dir in [one, two, other_seed] {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+    }
+}
+
+#[test]
+fn resuming_from_any_checkpoint_reproduces_the_uninterrupted_run() {
+    let config = small(Preset::Modern);
+    let whole = temp_dir("whole");
+    let expected = run(&config, &whole, 2);
+    let parts = temp_dir("parts");
+    let first_half = EvolveConfig {
+        generations: 2,
+        ..config.clone()
+    };
+    run(&first_half, &parts, 2);
+    let mut resumed = Evolution::resume(Othello::start(), &parts, Some(4)).unwrap();
+    assert_eq!(resumed.state().generation, 2);
+    resumed.run(&Quiet).unwrap();
+    let (csv, checkpoint, champion) = outputs(&parts, 4);
+    assert_eq!(csv, expected.0);
+    assert_eq!(champion, expected.2);
+    // The budget is part of the stored config, so compare the states with it aligned.
+    let load = |bytes: &[u8]| -> EvolutionState {
+        evoboard::persist::decode(
+            std::path::Path::new("x"),
+            bytes,
+            evoboard::persist::FileKind::Checkpoint,
+            "othello",
+        )
+        .unwrap()
+    };
+    let (mut got, want) = (load(&checkpoint), load(&expected.1));
+    got.config.generations = want.config.generations;
+    assert_eq!(got, want);
+    // A finished run has nothing left to do.
+    let mut done = Evolution::resume(Othello::start(), &whole, None).unwrap();
+    done.run(&Quiet).unwrap();
+    assert_eq!(done.state().generation, 4);
+    // A fresh run refuses to overwrite an existing one.
+    assert!(Evolution::create(Othello::start(), config, &whole).is_err());
+    for dir in [whole, parts] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn the_gate_stops_the_run() {
+    let dir = temp_dir("gate");
+    let config = EvolveConfig {
+        gate: 0.0,
+        ..small(Preset::Paper)
+    };
+    let mut evolution = Evolution::create(Othello::start(), config, &dir).unwrap();
+    evolution.run(&Quiet).unwrap();
+    assert!(evolution.state().gate_reached);
+    assert_eq!(
+        evolution.state().generation,
+        1,
+        "a 0% gate is reached at once"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

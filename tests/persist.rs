@@ -1,0 +1,142 @@
+//! `.evo` files: round trips, and a clear error (never a panic) for every kind of damage.
+
+use std::path::{Path, PathBuf};
+
+use evoboard::eval::neural::Champion;
+use evoboard::nn::{Topology, nguyen_widrow};
+use evoboard::persist::{self, FORMAT_VERSION, FileKind, PersistError, decode, encode};
+use evoboard::rng::rng_for;
+
+fn champion() -> Champion {
+    let topology = Topology::new(&[64, 42, 1]).unwrap();
+    Champion {
+        genes: nguyen_widrow(&topology, &mut rng_for(5, &[])),
+        topology,
+        depth: 2,
+        preset: "paper".into(),
+        seed: 5,
+        generation: 7,
+        fitness: 81.0,
+        benchmark_win_rate: Some(0.42),
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evoboard-persist-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn decode_champion(bytes: &[u8]) -> Result<Champion, PersistError> {
+    decode(Path::new("test.evo"), bytes, FileKind::Champion, "othello")
+}
+
+#[test]
+fn champion_round_trips_through_a_file() {
+    let dir = temp_dir("round-trip");
+    let path = dir.join("champion.evo");
+    let original = champion();
+    original.save(&path, "othello").unwrap();
+    assert_eq!(Champion::load(&path, "othello").unwrap(), original);
+    // The atomic write leaves nothing else behind.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("champion.evo")]);
+    // Saving again replaces the file in place.
+    let mut changed = original.clone();
+    changed.generation = 8;
+    changed.save(&path, "othello").unwrap();
+    assert_eq!(Champion::load(&path, "othello").unwrap().generation, 8);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn every_truncation_is_reported_as_such() {
+    let bytes = encode(FileKind::Champion, "othello", &champion());
+    for len in 0..bytes.len() {
+        match decode_champion(&bytes[..len]) {
+            Err(PersistError::NotEvo { .. }) => assert!(len < 8, "length {len}"),
+            Err(PersistError::Truncated { found, .. }) => assert_eq!(found, len),
+            other => panic!("length {len}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn every_flipped_byte_is_detected() {
+    let bytes = encode(FileKind::Champion, "othello", &champion());
+    // Every byte of a small file, and a stride through the payload of this one.
+    let positions: Vec<usize> = (0..40)
+        .chain((40..bytes.len()).step_by(97))
+        .chain([bytes.len() - 1])
+        .collect();
+    for i in positions {
+        let mut damaged = bytes.clone();
+        damaged[i] ^= 0x5a;
+        let error = decode_champion(&damaged).expect_err(&format!("byte {i} flipped"));
+        let message = error.to_string();
+        assert!(!message.contains('\n'), "{message}");
+    }
+}
+
+#[test]
+fn trailing_bytes_wrong_game_wrong_kind_and_newer_versions_are_refused() {
+    let value = champion();
+    let mut longer = encode(FileKind::Champion, "othello", &value);
+    longer.push(0);
+    assert!(matches!(
+        decode_champion(&longer),
+        Err(PersistError::Corrupt { .. })
+    ));
+
+    let kalah = encode(FileKind::Champion, "kalah", &value);
+    match decode_champion(&kalah) {
+        Err(PersistError::WrongGame {
+            found, expected, ..
+        }) => {
+            assert_eq!((found.as_str(), expected.as_str()), ("kalah", "othello"));
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let checkpoint_kind = encode(FileKind::Checkpoint, "othello", &value);
+    assert!(matches!(
+        decode_champion(&checkpoint_kind),
+        Err(PersistError::WrongKind { .. })
+    ));
+
+    let mut newer = encode(FileKind::Champion, "othello", &value);
+    newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    match decode_champion(&newer) {
+        Err(error @ PersistError::NewerVersion { .. }) => {
+            assert!(error.to_string().contains("newer"), "{error}");
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let mut not_evo = encode(FileKind::Champion, "othello", &value);
+    not_evo[0] = b'X';
+    assert!(matches!(
+        decode_champion(&not_evo),
+        Err(PersistError::NotEvo { .. })
+    ));
+}
+
+#[test]
+fn a_valid_file_with_an_inconsistent_champion_is_refused() {
+    let dir = temp_dir("inconsistent");
+    let path = dir.join("bad.evo");
+    let mut bad = champion();
+    bad.genes.pop();
+    persist::save(&path, FileKind::Champion, "othello", &bad).unwrap();
+    assert!(matches!(
+        Champion::load(&path, "othello"),
+        Err(PersistError::Corrupt { .. })
+    ));
+    let missing = Champion::load(&dir.join("missing.evo"), "othello").unwrap_err();
+    assert!(matches!(missing, PersistError::Read { .. }) && missing.is_bad_input());
+    std::fs::remove_dir_all(dir).unwrap();
+}
