@@ -124,3 +124,26 @@ fn nguyen_widrow_follows_the_paper() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+#[test]
+fn fast_exp_and_sigmoid_are_accurate() {
+    let mut x = -87.0f32;
+    while x <= 87.0 {
+        let exact = f64::from(x).exp();
+        let got = f64::from(evoboard::nn::fast_exp(x));
+        // f32 rounding of x·log₂e alone costs up to ~|x|·6e-8 relative.
+        let tolerance = if x.abs() <= 10.0 { 1e-6 } else { 1e-5 };
+        assert!(
+            ((got - exact) / exact).abs() < tolerance,
+            "exp({x}) = {got}, exact {exact}"
+        );
+        let exact_sigmoid = 1.0 / (1.0 + (-f64::from(x)).exp());
+        assert!(
+            (f64::from(sigmoid(x)) - exact_sigmoid).abs() < 1e-6,
+            "sigmoid({x})"
+        );
+        x += 0.0137;
+    }
+    assert_eq!(sigmoid(0.0), 0.5);
+    assert!(sigmoid(1000.0) <= 1.0 && sigmoid(-1000.0) >= 0.0);
+}

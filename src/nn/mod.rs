@@ -5,4 +5,4 @@ mod init;
 mod mlp;
 
 pub use init::nguyen_widrow;
-pub use mlp::{MAX_WIDTH, Mlp, Topology, TopologyError, sigmoid};
+pub use mlp::{MAX_WIDTH, Mlp, Topology, TopologyError, fast_exp, sigmoid};

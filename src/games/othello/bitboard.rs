@@ -118,7 +118,7 @@ pub fn flips(own: u64, opp: u64, square: u32) -> u64 {
 }
 
 /// Iterates over the indices of the set bits, lowest first.
-pub fn squares(mut bits: u64) -> impl Iterator<Item = u32> {
+pub fn squares(mut bits: u64) -> impl Iterator<Item = u32> + Clone {
     std::iter::from_fn(move || {
         if bits == 0 {
             None

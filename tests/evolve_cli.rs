@@ -1,0 +1,208 @@
+//! `evoboard evolve` end to end: a run killed with SIGKILL and resumed ends exactly like an
+//! uninterrupted one; damaged checkpoints and champions give one clear error and exit 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn evoboard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evoboard-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+const RUN: [&str; 14] = [
+    "evolve",
+    "--game",
+    "othello",
+    "--population",
+    "12",
+    "--depth",
+    "1",
+    "--bench-games",
+    "20",
+    "--seed",
+    "5",
+    "--preset",
+    "modern",
+    "--threads",
+];
+
+fn run_args<'a>(dir: &'a str, generations: &'a str) -> Vec<&'a str> {
+    let mut args = RUN.to_vec();
+    args.extend(["2", "--generations", generations, "--out", dir]);
+    args
+}
+
+/// stats.csv without its timing column, the last checkpoint and the champion.
+fn outputs(dir: &Path, last: u32) -> (String, Vec<u8>, Vec<u8>) {
+    let csv = std::fs::read_to_string(dir.join("stats.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().map(|l| l.rsplit_once(',').unwrap().0).collect();
+    (
+        rows.join("\n"),
+        std::fs::read(dir.join(format!("gen-{last:05}.evo"))).unwrap(),
+        std::fs::read(dir.join("champion.evo")).unwrap(),
+    )
+}
+
+fn error_line(output: &Output) -> String {
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: ") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+    stderr
+}
+
+#[test]
+fn a_killed_run_resumes_to_exactly_the_uninterrupted_result() {
+    let generations = 40;
+    let whole = temp_dir("whole");
+    let whole_str = whole.to_str().unwrap();
+    let output = evoboard(&run_args(whole_str, &generations.to_string()));
+    assert!(output.status.success(), "{output:?}");
+    let expected = outputs(&whole, generations);
+
+    let killed = temp_dir("killed");
+    let killed_str = killed.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(run_args(killed_str, &generations.to_string()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a few generations are on disk (mid-way through a later one).
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !killed.join("gen-00003.evo").exists() {
+        assert!(Instant::now() < deadline, "no checkpoint appeared");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+    let done = std::fs::read_dir(&killed)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("gen-")
+        })
+        .count();
+    assert!(
+        done < generations as usize,
+        "the run finished before it could be killed"
+    );
+
+    let resumed = evoboard(&[
+        "evolve", "--game", "othello", "--out", killed_str, "--resume",
+    ]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert_eq!(outputs(&killed, generations), expected);
+
+    // Resuming a finished run changes nothing.
+    let again = evoboard(&[
+        "evolve", "--game", "othello", "--out", killed_str, "--resume",
+    ]);
+    assert!(again.status.success());
+    assert_eq!(outputs(&killed, generations), expected);
+    for dir in [whole, killed] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn damaged_files_and_misuse_are_clear_errors() {
+    let dir = temp_dir("damage");
+    let dir_str = dir.to_str().unwrap();
+    assert!(evoboard(&run_args(dir_str, "2")).status.success());
+
+    // Starting over in the same directory would destroy the run.
+    let line = error_line(&evoboard(&run_args(dir_str, "2")));
+    assert!(line.contains("already holds a run"), "{line}");
+    // Settings of a run cannot change on resume.
+    let line = error_line(&evoboard(&[
+        "evolve",
+        "--game",
+        "othello",
+        "--out",
+        dir_str,
+        "--resume",
+        "--population",
+        "30",
+    ]));
+    assert!(line.contains("--resume"), "{line}");
+    // Nothing to resume.
+    let missing = temp_dir("missing");
+    let line = error_line(&evoboard(&[
+        "evolve",
+        "--game",
+        "othello",
+        "--out",
+        missing.to_str().unwrap(),
+        "--resume",
+    ]));
+    assert!(line.contains("nothing to resume"), "{line}");
+
+    let checkpoint = dir.join("gen-00002.evo");
+    let original = std::fs::read(&checkpoint).unwrap();
+    let resume = || {
+        evoboard(&[
+            "evolve",
+            "--game",
+            "othello",
+            "--out",
+            dir_str,
+            "--resume",
+            "--generations",
+            "3",
+        ])
+    };
+    std::fs::write(&checkpoint, &original[..original.len() / 2]).unwrap();
+    assert!(error_line(&resume()).contains("truncated"));
+    let mut flipped = original.clone();
+    flipped[original.len() / 2] ^= 1;
+    std::fs::write(&checkpoint, &flipped).unwrap();
+    assert!(error_line(&resume()).contains("corrupt"));
+    let mut newer = original.clone();
+    newer[8] = 99;
+    std::fs::write(&checkpoint, &newer).unwrap();
+    assert!(error_line(&resume()).contains("newer"));
+    std::fs::write(&checkpoint, &original).unwrap();
+    assert!(resume().status.success());
+
+    // The champion as an agent, intact and damaged.
+    let champion = dir.join("champion.evo");
+    let spec = format!("champion:{}", champion.display());
+    let bench = |spec: &str| {
+        evoboard(&[
+            "benchmark",
+            "--game",
+            "othello",
+            "--player",
+            spec,
+            "--opponent",
+            "random",
+            "--games",
+            "4",
+        ])
+    };
+    assert!(bench(&spec).status.success());
+    assert!(bench(&format!("{spec}:1")).status.success());
+    let bytes = std::fs::read(&champion).unwrap();
+    std::fs::write(&champion, &bytes[..10]).unwrap();
+    assert!(error_line(&bench(&spec)).contains("truncated"));
+    std::fs::write(&champion, std::fs::read(&checkpoint).unwrap()).unwrap();
+    assert!(error_line(&bench(&spec)).contains("checkpoint file"));
+    assert!(error_line(&bench("champion:/nonexistent/champion.evo")).contains("cannot read"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
