@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use evoboard::Othello;
 use evoboard::arena::random_openings;
 use evoboard::eval::neural::{NeuralEvaluator, NeuralInput};
-use evoboard::eval::{Evaluator, NamedEvaluators};
+use evoboard::eval::NamedEvaluators;
 use evoboard::games::{Game, Player, perft};
 use evoboard::nn::{Mlp, Topology, nguyen_widrow};
 use evoboard::rng::rng_for;

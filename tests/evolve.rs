@@ -178,7 +178,7 @@ fn run(config: &EvolveConfig, dir: &PathBuf, threads: usize) -> (String, Vec<u8>
     outputs(dir, config.generations)
 }
 
-fn outputs(dir: &PathBuf, last: u32) -> (String, Vec<u8>, Vec<u8>) {
+fn outputs(dir: &std::path::Path, last: u32) -> (String, Vec<u8>, Vec<u8>) {
     let csv = std::fs::read_to_string(dir.join("stats.csv")).unwrap();
     let without_time: Vec<String> = csv
         .lines()
