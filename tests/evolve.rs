@@ -166,7 +166,7 @@ fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
 
 /// Runs `config` in `dir` on a pool of `threads` threads; returns stats.csv without the
 /// timing column and the bytes of the last checkpoint and of the champion.
-fn run(config: &EvolveConfig, dir: &PathBuf, threads: usize) -> (String, Vec<u8>, Vec<u8>) {
+fn run(config: &EvolveConfig, dir: &std::path::Path, threads: usize) -> (String, Vec<u8>, Vec<u8>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
