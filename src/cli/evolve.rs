@@ -54,7 +54,7 @@ pub struct EvolveArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue the run in --out from its latest checkpoint.
-    #[arg(long)]
+    #[arg(long, requires = "out")]
     resume: bool,
     /// Worker threads (0 = one per core). Results do not depend on it.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]

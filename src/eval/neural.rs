@@ -90,7 +90,12 @@ impl Champion {
             path: path.to_path_buf(),
             reason,
         };
-        Topology::new(champion.topology.layers()).map_err(|e| corrupt(e.to_string()))?;
+        if !(1..=crate::arena::spec::MAX_DEPTH).contains(&champion.depth) {
+            return Err(corrupt(format!(
+                "search depth {} is out of range",
+                champion.depth
+            )));
+        }
         if champion.genes.len() != champion.topology.genes() {
             return Err(corrupt(format!(
                 "{} genes for a {} network, which needs {}",

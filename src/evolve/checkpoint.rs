@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::eval::neural::Champion;
-use crate::evolve::config::EvolveConfig;
+use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::population::Individual;
 use crate::evolve::stats::GenerationStats;
 use crate::nn::Topology;
@@ -31,6 +31,67 @@ pub struct EvolutionState {
     pub champion: Option<Champion>,
     /// True once a generation's best reached the gate: the run is complete.
     pub gate_reached: bool,
+}
+
+impl EvolutionState {
+    /// Checks a loaded state against itself, the game (`input_len`), the checkpoint's file
+    /// number and `run.json`: a file can be intact yet inconsistent, and evolution must
+    /// not start from nonsense. Returns what is wrong.
+    pub fn check(
+        &self,
+        input_len: usize,
+        file_generation: u32,
+        info: &RunInfo,
+    ) -> Result<(), String> {
+        let config = &self.config;
+        config.validate().map_err(|e| e.to_string())?;
+        let mut stored = info.config.clone();
+        stored.generations = config.generations;
+        if stored != *config || info.topology != self.topology {
+            return Err("its settings differ from run.json".to_string());
+        }
+        let layers = self.topology.layers();
+        if layers[0] != input_len || layers[1..layers.len() - 1] != config.hidden[..] {
+            return Err(format!(
+                "a {} network does not fit this game and run",
+                self.topology
+            ));
+        }
+        let genes = self.topology.genes();
+        if self.generation != file_generation || self.history.len() != file_generation as usize {
+            return Err(format!("it does not hold generation {file_generation}"));
+        }
+        if self.population.len() != config.population {
+            return Err(format!(
+                "{} individuals, {} expected",
+                self.population.len(),
+                config.population
+            ));
+        }
+        let (previous, sigmas) = match config.preset {
+            Preset::Paper => (genes, 0),
+            Preset::Modern => (0, genes),
+        };
+        let well_formed = |i: &Individual| {
+            i.genes.len() == genes && i.previous.len() == previous && i.sigmas.len() == sigmas
+        };
+        if !self.population.iter().all(well_formed) {
+            return Err("an individual's chromosome has the wrong length".to_string());
+        }
+        if self.hall_of_fame.len() > config.hall_of_fame
+            || self.hall_of_fame.iter().any(|g| g.len() != genes)
+        {
+            return Err("the hall of fame does not fit the run".to_string());
+        }
+        if self
+            .champion
+            .as_ref()
+            .is_some_and(|c| c.genes.len() != genes || c.topology != self.topology)
+        {
+            return Err("the champion does not fit the run".to_string());
+        }
+        Ok(())
+    }
 }
 
 /// `run.json`: what the run is, for people and for `--resume`.
@@ -73,6 +134,20 @@ impl RunDir {
                     .ok()
             })
             .max()
+    }
+
+    /// Removes temporary files left by writes that a kill interrupted (see
+    /// [`crate::persist::write_atomic`]); they are never read.
+    pub fn remove_stale_temp_files(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.contains(".tmp-") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
 
     pub fn save_state(&self, state: &EvolutionState, game: &str) -> Result<(), PersistError> {

@@ -1,6 +1,7 @@
 //! League fitness (seed 004 §2.4.3): every individual plays every other with both colours,
 //! 3 points for a win, 1 for a draw, 0 for a loss.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -40,8 +41,8 @@ fn points(outcome: Outcome, me: Player) -> u32 {
 ///
 /// - Full league: every ordered pair (i, j), i ≠ j — P·(P−1) games, each crediting both.
 /// - Sampled league (`league_sample = K`): each individual i draws K distinct opponents
-///   (seeded by run seed, generation and i) and plays each with both colours; only i is
-///   credited, so everybody's fitness comes from exactly 2K games.
+///   (seeded by run seed, generation and i) and plays each with both colours; i is credited
+///   for these 2K games, and j too if j also drew i (the games are then played once).
 /// - Hall of fame: each individual also plays every stored champion with both colours,
 ///   credited to the individual.
 fn fixtures(config: &EvolveConfig, generation: u32, hall: usize) -> Vec<Fixture> {
@@ -70,17 +71,29 @@ fn fixtures(config: &EvolveConfig, generation: u32, hall: usize) -> Vec<Fixture>
             }
         }
         Some(k) => {
+            // When i draws j and j draws i, the two draws name the same two games: play
+            // them once and credit both.
+            let mut merged: BTreeMap<(usize, usize), (bool, bool)> = BTreeMap::new();
             for i in 0..p {
                 let mut rng = rng_for(
                     config.seed,
                     &[SAMPLE_STREAM, u64::from(generation), i as u64],
                 );
                 let others: Vec<usize> = (0..p).filter(|&j| j != i).collect();
-                let chosen = rand::seq::index::sample(&mut rng, others.len(), k);
-                for c in chosen.iter() {
-                    both_colours(&mut list, i, others[c], false);
+                for c in rand::seq::index::sample(&mut rng, others.len(), k).iter() {
+                    let j = others[c];
+                    merged.entry((i, j)).or_default().0 = true;
+                    merged.entry((j, i)).or_default().1 = true;
                 }
             }
+            list.extend(merged.into_iter().map(
+                |((first, second), (credit_first, credit_second))| Fixture {
+                    first,
+                    second,
+                    credit_first,
+                    credit_second,
+                },
+            ));
         }
     }
     for i in 0..p {
@@ -92,10 +105,8 @@ fn fixtures(config: &EvolveConfig, generation: u32, hall: usize) -> Vec<Fixture>
 }
 
 /// Number of games one generation's league plays.
-pub fn league_games(config: &EvolveConfig, hall: usize) -> usize {
-    let p = config.population;
-    let pairs = config.league_sample.map_or(p * (p - 1), |k| 2 * k * p);
-    pairs + 2 * p * hall
+pub fn league_games(config: &EvolveConfig, generation: u32, hall: usize) -> usize {
+    fixtures(config, generation, hall).len()
 }
 
 /// Plays generation `generation`'s league between `population` (and the `hall` of past

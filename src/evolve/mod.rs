@@ -17,7 +17,9 @@ use std::time::Instant;
 
 use rand::RngExt;
 
-use crate::arena::{OpeningError, SearchAgent, SeriesConfig, SeriesStats, play_series};
+use crate::arena::{
+    OpeningError, SearchAgent, SeriesConfig, SeriesStats, play_series, random_openings,
+};
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::{Champion, NeuralEvaluator};
 use crate::nn::{Mlp, Topology, TopologyError};
@@ -49,11 +51,8 @@ pub enum EvolveError {
     NoRun { path: String, reason: String },
     #[error("{0}")]
     Resume(String),
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot write {path}: {error}")]
+    Write { path: String, error: std::io::Error },
 }
 
 impl EvolveError {
@@ -96,28 +95,22 @@ impl<G: NamedEvaluators> Evolution<G> {
             return Err(EvolveError::RunExists(dir.display().to_string()));
         }
         let topology = topology_for(&start, &config)?;
-        let info = RunInfo {
-            game: start.name().to_string(),
-            evoboard_version: env!("CARGO_PKG_VERSION").to_string(),
-            topology: topology.clone(),
-            config: config.clone(),
-        };
-        let json = serde_json::to_string_pretty(&info).expect("plain data serialises") + "\n";
-        write_atomic(&run.run_json(), json.as_bytes()).map_err(|source| EvolveError::Write {
-            path: run.run_json().display().to_string(),
-            source,
-        })?;
-        let state = initial_state(config, topology);
-        Ok(Evolution {
+        check_benchmark_openings(&start, &config)?;
+        let evolution = Evolution {
+            state: initial_state(config, topology),
             start,
             run,
-            state,
             seconds: HashMap::new(),
-        })
+        };
+        evolution.write_run_json()?;
+        Ok(evolution)
     }
 
     /// Continues the run in `dir` from its latest checkpoint (or from the start if it has
-    /// none yet). `generations` replaces the budget when given.
+    /// none yet). `generations` replaces the budget when given (it cannot drop below the
+    /// generations already played). The checkpoint is checked against `run.json` and for
+    /// internal consistency, and `stats.csv` and `champion.evo` are rewritten from it, so a
+    /// run stopped between writing its files is whole again.
     pub fn resume(start: G, dir: &Path, generations: Option<u32>) -> Result<Self, EvolveError> {
         let run = RunDir {
             dir: dir.to_path_buf(),
@@ -136,20 +129,40 @@ impl<G: NamedEvaluators> Evolution<G> {
                 start.name()
             )));
         }
+        info.config.validate()?;
         let mut state = match run.latest_checkpoint() {
-            Some(generation) => run.load_state(generation, start.name())?,
+            Some(generation) => {
+                let path = run.checkpoint(generation);
+                let state = run.load_state(generation, start.name())?;
+                state
+                    .check(start.input_len(), generation, &info)
+                    .map_err(|reason| PersistError::Corrupt { path, reason })?;
+                state
+            }
             None => initial_state(info.config.clone(), topology_for(&start, &info.config)?),
         };
         if let Some(budget) = generations {
+            if budget < state.generation {
+                return Err(EvolveError::Resume(format!(
+                    "the run has already played {} generations; --generations {budget} would undo them",
+                    state.generation
+                )));
+            }
             state.config.generations = budget;
-            state.config.validate()?;
         }
-        Ok(Evolution {
+        check_benchmark_openings(&start, &state.config)?;
+        run.remove_stale_temp_files();
+        let evolution = Evolution {
             seconds: stats::read_seconds(&run.stats_csv()),
             start,
             run,
             state,
-        })
+        };
+        evolution.write_run_json()?;
+        if evolution.state.generation > 0 {
+            evolution.write_results()?;
+        }
+        Ok(evolution)
     }
 
     pub fn state(&self) -> &EvolutionState {
@@ -186,7 +199,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let hall: Vec<_> = state.hall_of_fame.iter().map(|g| network(g)).collect();
         observer.generation_started(
             generation,
-            league::league_games(&config, hall.len()) + config.bench_games,
+            league::league_games(&config, generation, hall.len()) + config.bench_games,
         );
         let fitness =
             league::play_league(&self.start, &config, generation, &players, &hall, &|| {
@@ -241,16 +254,21 @@ impl<G: NamedEvaluators> Evolution<G> {
         Ok(())
     }
 
-    /// Writes the checkpoint, then `stats.csv`, then `champion.evo` (each atomically; a
+    /// Writes the checkpoint, then `stats.csv` and `champion.evo` (each atomically; a
     /// resume rebuilds the later two from the checkpoint, so a crash between them is safe).
     fn save(&self) -> Result<(), EvolveError> {
+        self.run.save_state(&self.state, self.start.name())?;
+        self.write_results()
+    }
+
+    /// `stats.csv` and `champion.evo` from the state.
+    fn write_results(&self) -> Result<(), EvolveError> {
         let game = self.start.name();
-        self.run.save_state(&self.state, game)?;
         let csv = stats::csv_text(&self.state.history, &self.seconds);
-        write_atomic(&self.run.stats_csv(), csv.as_bytes()).map_err(|source| {
+        write_atomic(&self.run.stats_csv(), csv.as_bytes()).map_err(|error| {
             EvolveError::Write {
                 path: self.run.stats_csv().display().to_string(),
-                source,
+                error,
             }
         })?;
         if let Some(champion) = &self.state.champion {
@@ -258,6 +276,39 @@ impl<G: NamedEvaluators> Evolution<G> {
         }
         Ok(())
     }
+}
+
+impl<G: NamedEvaluators> Evolution<G> {
+    /// `run.json`: the game, the version and the run's settings (budget included).
+    fn write_run_json(&self) -> Result<(), EvolveError> {
+        let info = RunInfo {
+            game: self.start.name().to_string(),
+            evoboard_version: env!("CARGO_PKG_VERSION").to_string(),
+            topology: self.state.topology.clone(),
+            config: self.state.config.clone(),
+        };
+        let json = serde_json::to_string_pretty(&info).expect("plain data serialises") + "\n";
+        write_atomic(&self.run.run_json(), json.as_bytes()).map_err(|error| EvolveError::Write {
+            path: self.run.run_json().display().to_string(),
+            error,
+        })
+    }
+}
+
+/// Fails early (before any game) if the benchmark cannot find its distinct openings.
+fn check_benchmark_openings<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<(), EvolveError> {
+    if config.bench_games > 0 {
+        random_openings(
+            start,
+            config.bench_games.div_ceil(2),
+            config.bench_opening_plies,
+            0,
+        )?;
+    }
+    Ok(())
 }
 
 /// The network shape for `start`'s game: its inputs, the hidden layers, one output.

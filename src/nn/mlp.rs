@@ -24,8 +24,10 @@ pub enum TopologyError {
     NotScalar(usize),
 }
 
-/// Layer sizes from input to output, e.g. `[64, 42, 1]`.
+/// Layer sizes from input to output, e.g. `[64, 42, 1]`. Stored in files as that list and
+/// validated again when read, so a damaged file cannot produce an impossible network.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<usize>", into = "Vec<usize>")]
 pub struct Topology {
     layers: Vec<usize>,
 }
@@ -90,6 +92,19 @@ impl Topology {
     /// Offset of the thresholds of layer `k + 1`.
     pub fn threshold_offset(&self, k: usize) -> usize {
         self.weight_count() + self.layers[1..].iter().take(k).sum::<usize>()
+    }
+}
+
+impl TryFrom<Vec<usize>> for Topology {
+    type Error = TopologyError;
+    fn try_from(layers: Vec<usize>) -> Result<Topology, TopologyError> {
+        Topology::new(&layers)
+    }
+}
+
+impl From<Topology> for Vec<usize> {
+    fn from(topology: Topology) -> Vec<usize> {
+        topology.layers
     }
 }
 

@@ -48,15 +48,15 @@ impl FileKind {
 /// Why a file could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum PersistError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {error}")]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {error}")]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{path} is not an evoboard file (bad magic bytes)")]
     NotEvo { path: PathBuf },
@@ -69,7 +69,7 @@ pub enum PersistError {
     #[error("{path} is corrupt: {reason}")]
     Corrupt { path: PathBuf, reason: String },
     #[error(
-        "{path} has format version {found}, newer than this build reads ({FORMAT_VERSION}); upgrade evoboard"
+        "{path} has format version {found}, newer than this build reads ({FORMAT_VERSION}): upgrade evoboard (or the file is damaged)"
     )]
     NewerVersion { path: PathBuf, found: u32 },
     #[error("{path} is a {found} file, a {expected} file is needed")]
@@ -204,9 +204,9 @@ pub fn save<T: Serialize>(
     game: &str,
     value: &T,
 ) -> Result<(), PersistError> {
-    write_atomic(path, &encode(kind, game, value)).map_err(|source| PersistError::Write {
+    write_atomic(path, &encode(kind, game, value)).map_err(|error| PersistError::Write {
         path: path.to_path_buf(),
-        source,
+        error,
     })
 }
 
@@ -216,9 +216,9 @@ pub fn load<T: DeserializeOwned>(
     kind: FileKind,
     game: &str,
 ) -> Result<T, PersistError> {
-    let bytes = std::fs::read(path).map_err(|source| PersistError::Read {
+    let bytes = std::fs::read(path).map_err(|error| PersistError::Read {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     decode(path, &bytes, kind, game)
 }
