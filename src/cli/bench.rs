@@ -1,6 +1,8 @@
-//! `evoboard bench`: engine speed on fixed work, single-threaded: perft leaves per second
-//! from the start position, and alpha-beta nodes per second over fixed positions.
+//! `evoboard bench`: engine speed on fixed work: perft leaves per second from the start
+//! position and alpha-beta nodes per second over fixed positions (one thread), and the
+//! time of one paper-sized league generation on 1 and 2 threads.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
@@ -8,6 +10,12 @@ use clap::Args;
 use crate::arena::random_openings;
 use crate::cli::{GameName, with_game};
 use crate::eval::NamedEvaluators;
+use crate::eval::neural::NeuralEvaluator;
+use crate::evolve::config::{EvolveConfig, Preset};
+use crate::evolve::league::{league_games, play_league};
+use crate::evolve::population::founders;
+use crate::nn::{Mlp, Topology};
+use crate::rng::rng_for;
 use crate::games::perft;
 use crate::search::search;
 
@@ -25,6 +33,9 @@ pub struct BenchArgs {
     /// Number of fixed positions (seeded 10-ply openings) searched at each depth.
     #[arg(long, default_value_t = 20)]
     positions: usize,
+    /// Timings of the league generation; the best is reported.
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
@@ -58,5 +69,39 @@ fn measure<G: NamedEvaluators>(start: G, args: &BenchArgs) -> anyhow::Result<()>
             );
         }
     }
+    measure_generation(&start, args.repeats)
+}
+
+/// Seed 004's generation: 20 Nguyen-Widrow 64-42-1 networks (for Othello), a full league
+/// of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
+fn measure_generation<G: NamedEvaluators>(start: &G, repeats: usize) -> anyhow::Result<()> {
+    let config = EvolveConfig::new(Preset::Paper);
+    let mut layers = vec![start.input_len()];
+    layers.extend(&config.hidden);
+    layers.push(1);
+    let topology = Topology::new(&layers)?;
+    let mut rng = rng_for(config.seed, &[]);
+    let networks: Vec<Arc<NeuralEvaluator>> = founders(&config, &topology, &mut rng)
+        .into_iter()
+        .map(|i| Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), i.genes))))
+        .collect();
+    let mut best = [f64::INFINITY; 2];
+    for (slot, threads) in [1, 2].into_iter().enumerate() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+        for _ in 0..repeats.max(1) {
+            let clock = Instant::now();
+            pool.install(|| play_league(start, &config, 1, &networks, &[], &|| {}));
+            best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
+        }
+        println!(
+            "league generation ({} networks, {} games, depth {}, {topology}): {:.3} s on {threads} thread{}",
+            config.population,
+            league_games(&config, 1, 0),
+            config.depth,
+            best[slot],
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+    println!("2-thread speed-up: {:.2}x", best[0] / best[1]);
     Ok(())
 }
