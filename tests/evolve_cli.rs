@@ -141,6 +141,18 @@ fn damaged_files_and_misuse_are_clear_errors() {
         "30",
     ]));
     assert!(line.contains("--resume"), "{line}");
+    // Repeating a setting the run already has is fine.
+    let same = evoboard(&[
+        "evolve",
+        "--game",
+        "othello",
+        "--out",
+        dir_str,
+        "--resume",
+        "--population",
+        "12",
+    ]);
+    assert!(same.status.success(), "{same:?}");
     // Nothing to resume.
     let missing = temp_dir("missing");
     let line = error_line(&evoboard(&[

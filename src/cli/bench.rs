@@ -14,9 +14,9 @@ use crate::eval::neural::NeuralEvaluator;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::league::{league_games, play_league};
 use crate::evolve::population::founders;
+use crate::games::perft;
 use crate::nn::{Mlp, Topology};
 use crate::rng::rng_for;
-use crate::games::perft;
 use crate::search::search;
 
 #[derive(Debug, Args)]
@@ -87,7 +87,9 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: usize) -> anyhow::
         .collect();
     let mut best = [f64::INFINITY; 2];
     for (slot, threads) in [1, 2].into_iter().enumerate() {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
         for _ in 0..repeats.max(1) {
             let clock = Instant::now();
             pool.install(|| play_league(start, &config, 1, &networks, &[], &|| {}));

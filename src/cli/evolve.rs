@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
-use crate::evolve::checkpoint::EvolutionState;
+use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::{Evolution, Observer};
 
@@ -40,10 +40,25 @@ pub struct EvolveArgs {
     /// Best individuals cloned unchanged (paper preset) [default: 1].
     #[arg(long)]
     elitism: Option<usize>,
+    /// Chance p that an offspring mutates, also the paper's step factor (paper) [default: 0.05].
+    #[arg(long)]
+    mutation_probability: Option<f64>,
+    /// Initial self-adaptive mutation step σ (modern) [default: 0.05].
+    #[arg(long)]
+    initial_sigma: Option<f32>,
+    /// Past champions every individual also plays, both colours (modern default 4, paper 0).
+    #[arg(long)]
+    hall_of_fame: Option<usize>,
     /// Each individual plays K seeded opponents with both colours instead of everyone
-    /// (2·K·P games instead of P·(P−1)).
+    /// (at most 2·K·P games instead of P·(P−1)).
     #[arg(long, value_name = "K")]
     league_sample: Option<usize>,
+    /// Random plies from the start that make each league opening [default: 4].
+    #[arg(long, value_name = "PLIES")]
+    league_openings: Option<u32>,
+    /// Random plies that make each benchmark opening [default: 6].
+    #[arg(long, value_name = "PLIES")]
+    bench_openings: Option<u32>,
     /// Benchmark games per generation, 0 for none [default: 100].
     #[arg(long)]
     bench_games: Option<usize>,
@@ -65,38 +80,56 @@ pub struct EvolveArgs {
 pub const DEFAULT_PRESET: Preset = Preset::Modern;
 
 impl EvolveArgs {
+    /// The settings of a new run: the preset's defaults with the given flags applied.
     fn config(&self) -> EvolveConfig {
         let mut config = EvolveConfig::new(self.preset.unwrap_or(DEFAULT_PRESET));
-        macro_rules! set {
-            ($($field:ident),*) => { $( if let Some(value) = &self.$field { config.$field = value.clone(); } )* };
-        }
-        set!(
-            population,
-            generations,
-            depth,
-            seed,
-            hidden,
-            elitism,
-            bench_games,
-            gate
-        );
-        if self.league_sample.is_some() {
-            config.league_sample = self.league_sample;
-        }
+        self.apply(&mut config);
         config
     }
 
-    /// Settings that belong to the run and cannot change on --resume.
-    fn fixed_settings_given(&self) -> bool {
-        self.preset.is_some()
-            || self.population.is_some()
-            || self.depth.is_some()
-            || self.seed.is_some()
-            || self.hidden.is_some()
-            || self.elitism.is_some()
-            || self.league_sample.is_some()
-            || self.bench_games.is_some()
-            || self.gate.is_some()
+    /// Overwrites the settings named by flags (all but the preset and --generations).
+    fn apply(&self, config: &mut EvolveConfig) {
+        macro_rules! set {
+            ($($flag:ident => $field:ident),*) => {
+                $( if let Some(value) = &self.$flag { config.$field = value.clone(); } )*
+            };
+        }
+        set!(
+            population => population,
+            depth => depth,
+            seed => seed,
+            hidden => hidden,
+            elitism => elitism,
+            mutation_probability => mutation_probability,
+            initial_sigma => initial_sigma,
+            hall_of_fame => hall_of_fame,
+            league_openings => league_opening_plies,
+            bench_games => bench_games,
+            bench_openings => bench_opening_plies,
+            gate => gate
+        );
+        if let Some(budget) = self.generations {
+            config.generations = budget;
+        }
+        if self.league_sample.is_some() {
+            config.league_sample = self.league_sample;
+        }
+    }
+
+    /// On --resume the run keeps its settings: flags may repeat them but not change them.
+    fn check_resume(&self, stored: &EvolveConfig) -> Result<(), BadInput> {
+        let mut wanted = stored.clone();
+        self.apply(&mut wanted);
+        wanted.generations = stored.generations;
+        let preset_changed = self.preset.is_some_and(|p| p != stored.preset);
+        if preset_changed || wanted != *stored {
+            return Err(BadInput(
+                "with --resume the run keeps its own settings (see its run.json); only \
+                 --generations, --threads and --out may differ"
+                    .to_string(),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -117,13 +150,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
         ))
     });
     let mut evolution = if args.resume {
-        if args.fixed_settings_given() {
-            return Err(BadInput(
-                "with --resume the run keeps its own settings; only --generations, --threads and --out may be given"
-                    .to_string(),
-            )
-            .into());
-        }
+        args.check_resume(&RunDir { dir: out.clone() }.read_info()?.config)?;
         Evolution::resume(start, &out, args.generations)?
     } else {
         Evolution::create(start, config, &out)?

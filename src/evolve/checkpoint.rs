@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::eval::neural::Champion;
+use crate::evolve::EvolveError;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::population::Individual;
 use crate::evolve::stats::GenerationStats;
@@ -120,6 +121,16 @@ impl RunDir {
     }
     pub fn checkpoint(&self, generation: u32) -> PathBuf {
         self.dir.join(format!("gen-{generation:05}.evo"))
+    }
+
+    /// Reads `run.json`.
+    pub fn read_info(&self) -> Result<RunInfo, EvolveError> {
+        let no_run = |reason: String| EvolveError::NoRun {
+            path: self.dir.display().to_string(),
+            reason,
+        };
+        let text = std::fs::read_to_string(self.run_json()).map_err(|e| no_run(e.to_string()))?;
+        serde_json::from_str(&text).map_err(|e| no_run(e.to_string()))
     }
 
     /// The highest generation with a checkpoint file, if any.

@@ -115,12 +115,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let run = RunDir {
             dir: dir.to_path_buf(),
         };
-        let no_run = |reason: String| EvolveError::NoRun {
-            path: dir.display().to_string(),
-            reason,
-        };
-        let text = std::fs::read_to_string(run.run_json()).map_err(|e| no_run(e.to_string()))?;
-        let info: RunInfo = serde_json::from_str(&text).map_err(|e| no_run(e.to_string()))?;
+        let info = run.read_info()?;
         if info.game != start.name() {
             return Err(EvolveError::Resume(format!(
                 "{} is a {} run, not {}",
