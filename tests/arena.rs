@@ -144,16 +144,16 @@ fn series_results_do_not_depend_on_thread_count() {
     assert_eq!(moves1, moves2);
     assert_eq!(
         (
-            stats1.wins,
-            stats1.draws,
-            stats1.losses,
+            stats1.record.wins,
+            stats1.record.draws,
+            stats1.record.losses,
             stats1.mean_margin,
             stats1.mean_length
         ),
         (
-            stats2.wins,
-            stats2.draws,
-            stats2.losses,
+            stats2.record.wins,
+            stats2.record.draws,
+            stats2.record.losses,
             stats2.mean_margin,
             stats2.mean_length
         )
@@ -178,9 +178,9 @@ fn series_alternate_colours_and_count_from_the_players_side() {
         );
     }
     let stats = SeriesStats::from_records(&records);
-    assert_eq!(stats.wins, stats.losses);
+    assert_eq!(stats.record.wins, stats.record.losses);
     assert_eq!(stats.mean_margin, 0.0);
-    assert_eq!(stats.games, 20);
+    assert_eq!(stats.record.games, 20);
 }
 
 #[test]
@@ -205,7 +205,7 @@ fn wilson_interval_matches_known_values() {
 fn heuristic_three_beats_random_at_least_95_of_100() {
     let records = play("heuristic:3", "random", 100, 6, 1);
     let stats = SeriesStats::from_records(&records);
-    assert!(stats.wins >= 95, "{stats:?}");
+    assert!(stats.record.wins >= 95, "{stats:?}");
     assert!(stats.mean_margin > 0.0);
     assert_eq!(
         stats.player_time.moves + stats.opponent_time.moves,

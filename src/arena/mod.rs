@@ -12,4 +12,4 @@ pub use game_record::{GameRecord, play_game};
 pub use openings::{OpeningError, random_opening, random_openings};
 pub use series::{SeriesConfig, play_series};
 pub use spec::{AgentSpec, SpecError};
-pub use stats::{MoveTimes, SeriesStats};
+pub use stats::{MoveTimes, SeriesStats, WinRecord};

@@ -1,6 +1,6 @@
 //! Statistics of a series, from the first agent's ("player's") point of view.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::arena::game_record::{GameRecord, player_side};
 use crate::games::Game;
@@ -36,12 +36,10 @@ impl MoveTimes {
     }
 }
 
-/// The result of a series for the player (the first agent).
-///
-/// `win_rate` is wins / games (a draw is not a win), with a 95% Wilson score interval
-/// [`ci_low`, `ci_high`]; `mean_margin` is the player's final score minus the opponent's.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SeriesStats {
+/// Wins, draws and losses of one side over a number of games, with the win rate
+/// (wins / games; a draw is not a win) and its 95% Wilson score interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WinRecord {
     pub games: usize,
     pub wins: usize,
     pub draws: usize,
@@ -49,6 +47,34 @@ pub struct SeriesStats {
     pub win_rate: f64,
     pub ci_low: f64,
     pub ci_high: f64,
+}
+
+impl WinRecord {
+    pub fn new(wins: usize, draws: usize, losses: usize) -> WinRecord {
+        let games = wins + draws + losses;
+        let (ci_low, ci_high) = wilson_interval(wins, games);
+        WinRecord {
+            games,
+            wins,
+            draws,
+            losses,
+            win_rate: if games == 0 {
+                0.0
+            } else {
+                wins as f64 / games as f64
+            },
+            ci_low,
+            ci_high,
+        }
+    }
+}
+
+/// The result of a series for the player (the first agent): its [`WinRecord`], the mean
+/// final margin (player's score minus the opponent's), mean plies per game, and think times.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeriesStats {
+    #[serde(flatten)]
+    pub record: WinRecord,
     pub mean_margin: f64,
     pub mean_length: f64,
     pub player_time: MoveTimes,
@@ -73,7 +99,6 @@ impl SeriesStats {
             player_secs.extend_from_slice(&record.think_seconds[me.index()]);
             opponent_secs.extend_from_slice(&record.think_seconds[me.opponent().index()]);
         }
-        let (ci_low, ci_high) = wilson_interval(wins, games);
         let per_game = |total: f64| {
             if games == 0 {
                 0.0
@@ -82,13 +107,7 @@ impl SeriesStats {
             }
         };
         SeriesStats {
-            games,
-            wins,
-            draws,
-            losses: games - wins - draws,
-            win_rate: per_game(wins as f64),
-            ci_low,
-            ci_high,
+            record: WinRecord::new(wins, draws, games - wins - draws),
             mean_margin: per_game(margin as f64),
             mean_length: per_game(length as f64),
             player_time: MoveTimes::from_seconds(player_secs.iter()),

@@ -91,7 +91,7 @@ fn report_json(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) -> serde_j
 fn print_table(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) {
     println!(
         "{game}: {} vs {}, {} games ({} random opening plies, seed {})",
-        args.player, args.opponent, stats.games, args.openings, args.seed
+        args.player, args.opponent, stats.record.games, args.openings, args.seed
     );
     println!(
         "{:<8} {:>5} {:>5} {:>6} {:>9} {:>17} {:>8} {:>8}",
@@ -100,12 +100,12 @@ fn print_table(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) {
     println!(
         "{:<8} {:>5} {:>5} {:>6} {:>8.1}% {:>7.1}% – {:>6.1}% {:>+8.2} {:>8.1}",
         "player",
-        stats.wins,
-        stats.draws,
-        stats.losses,
-        100.0 * stats.win_rate,
-        100.0 * stats.ci_low,
-        100.0 * stats.ci_high,
+        stats.record.wins,
+        stats.record.draws,
+        stats.record.losses,
+        100.0 * stats.record.win_rate,
+        100.0 * stats.record.ci_low,
+        100.0 * stats.record.ci_high,
         stats.mean_margin,
         stats.mean_length
     );

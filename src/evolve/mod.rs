@@ -28,7 +28,7 @@ use crate::rng::{derive_seed, rng_for};
 use checkpoint::{EvolutionState, RunDir, RunInfo};
 use config::{ConfigError, EvolveConfig, Preset};
 use population::{Individual, diversity, founders};
-use stats::{BenchmarkResult, GenerationStats};
+use stats::GenerationStats;
 
 /// Stream tags of the run's seeds (see [`crate::rng::derive_seed`]).
 const EVOLVE_STREAM: u64 = 0x6576_6f6c;
@@ -204,7 +204,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let best = ranked[0];
         let benchmark = if config.bench_games > 0 {
             let stats = benchmark(&self.start, &config, players[best].clone(), observer)?;
-            Some(BenchmarkResult::from(&stats))
+            Some(stats.record)
         } else {
             None
         };

@@ -6,33 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::SeriesStats;
-
-/// The benchmark of a generation's best individual.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BenchmarkResult {
-    pub games: usize,
-    pub wins: usize,
-    pub draws: usize,
-    pub losses: usize,
-    pub win_rate: f64,
-    pub ci_low: f64,
-    pub ci_high: f64,
-}
-
-impl From<&SeriesStats> for BenchmarkResult {
-    fn from(stats: &SeriesStats) -> BenchmarkResult {
-        BenchmarkResult {
-            games: stats.games,
-            wins: stats.wins,
-            draws: stats.draws,
-            losses: stats.losses,
-            win_rate: stats.win_rate,
-            ci_low: stats.ci_low,
-            ci_high: stats.ci_high,
-        }
-    }
-}
+use crate::arena::WinRecord;
 
 /// What a generation produced (wall time is kept apart: it is the one thing that differs
 /// between identical runs, and checkpoints must not).
@@ -43,7 +17,7 @@ pub struct GenerationStats {
     pub fitness_max: f64,
     pub fitness_mean: f64,
     pub fitness_min: f64,
-    pub benchmark: Option<BenchmarkResult>,
+    pub benchmark: Option<WinRecord>,
     pub diversity: f64,
 }
 
