@@ -22,7 +22,8 @@ pub struct EvolveArgs {
     /// Algorithm: `paper` (seed 004 as written) or `modern` (self-adaptive ES + hall of fame).
     #[arg(long)]
     preset: Option<Preset>,
-    /// Individuals per generation [default: 20].
+    /// Individuals per generation [default: 20]. League cost grows as P²: P·(P−1) games
+    /// per generation (380 for 20); use --league-sample K for large populations.
     #[arg(long)]
     population: Option<usize>,
     /// Generation budget [default: 50]; with --resume it may be raised to continue a run.
