@@ -8,6 +8,7 @@ pub mod evolve;
 pub mod games;
 pub mod nn;
 pub mod persist;
+pub mod report;
 pub mod rng;
 pub mod search;
 

@@ -5,6 +5,7 @@ mod bench;
 mod benchmark;
 mod evolve;
 mod perft;
+mod plot;
 mod show;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -15,6 +16,7 @@ use crate::evolve::EvolveError;
 use crate::games::GameError;
 use crate::nn::TopologyError;
 use crate::persist::PersistError;
+use crate::report::plot::PlotError;
 
 /// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
 #[derive(Debug, Parser)]
@@ -32,6 +34,8 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Evolve neural evaluators (league fitness, benchmark gate, checkpoints, --resume).
     Evolve(evolve::EvolveArgs),
+    /// Draw a run's fitness, benchmark and diversity plots (PNG and SVG).
+    Plot(plot::PlotArgs),
     /// Play a series of games between two agents and report win rate and timings.
     Benchmark(benchmark::BenchmarkArgs),
     /// Measure engine speed: perft and alpha-beta nodes per second.
@@ -69,6 +73,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft(args) => perft::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Evolve(args) => evolve::run(&args),
+        Command::Plot(args) => plot::run(&args),
         Command::Benchmark(args) => benchmark::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
@@ -83,6 +88,7 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
             || cause.is::<EvaluatorError>()
             || cause.is::<OpeningError>()
             || cause.is::<TopologyError>()
+            || cause.is::<PlotError>()
             || cause
                 .downcast_ref::<EvolveError>()
                 .is_some_and(EvolveError::is_bad_input)

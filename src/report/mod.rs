@@ -1,0 +1,3 @@
+//! Reports for people: plots of a run's statistics.
+
+pub mod plot;
