@@ -1,15 +1,19 @@
 //! `evoboard evolve`: run (or resume) neuroevolution and write the run directory.
 
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::cli::plot::default_plot_dir;
 use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::{Evolution, Observer};
+use crate::report::plot::plot_run;
 
 /// Evolve neural evaluators (seed 004). Each generation plays a league of P·(P−1) games
 /// (cost grows as P²: use --league-sample K for large populations), benchmarks its best
@@ -69,6 +73,13 @@ pub struct EvolveArgs {
     /// Run directory [default: populations/GAME-PRESET-seedSEED].
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Where the fitness, benchmark and diversity plots are redrawn as the run goes
+    /// [default: plots/RUN, RUN being the name of --out].
+    #[arg(long)]
+    plots: Option<PathBuf>,
+    /// Do not draw plots while evolving (`evoboard plot` draws them later).
+    #[arg(long, conflicts_with = "plots")]
+    no_plots: bool,
     /// Continue the run in --out from its latest checkpoint.
     #[arg(long, requires = "out")]
     resume: bool,
@@ -169,8 +180,16 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
         state.generation + 1,
         state.config.generations
     );
-    let progress = GenerationProgress::new();
+    let plots =
+        (!args.no_plots).then(|| args.plots.clone().unwrap_or_else(|| default_plot_dir(&out)));
+    let progress = GenerationProgress::new(out.clone(), plots.clone());
     evolution.run(&progress)?;
+    if let Some(dir) = &plots
+        && evolution.state().generation > 0
+    {
+        plot_run(&out, dir)?;
+        println!("plots in {}", dir.display());
+    }
     let state = evolution.state();
     match &state.champion {
         Some(champion) => println!(
@@ -195,20 +214,48 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
     Ok(())
 }
 
-/// Progress bar over a generation's games, and one summary line per generation.
+/// Progress bar over a generation's games, one summary line per generation, and plots
+/// redrawn as the run goes (at most every [`PLOT_INTERVAL`], and once more at the end).
 struct GenerationProgress {
     bar: ProgressBar,
+    run_dir: PathBuf,
+    plots: Option<PathBuf>,
+    last_plot: Mutex<Option<Instant>>,
 }
 
+/// Shortest time between two redraws of the plots during a run: drawing six images takes
+/// a fraction of a second, as long as a whole generation of a small run.
+const PLOT_INTERVAL: Duration = Duration::from_secs(10);
+
 impl GenerationProgress {
-    fn new() -> GenerationProgress {
+    fn new(run_dir: PathBuf, plots: Option<PathBuf>) -> GenerationProgress {
         let bar = ProgressBar::hidden();
         bar.set_style(
             ProgressStyle::with_template("gen {prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")
                 .expect("valid template")
                 .progress_chars("=> "),
         );
-        GenerationProgress { bar }
+        GenerationProgress {
+            bar,
+            run_dir,
+            plots,
+            last_plot: Mutex::new(None),
+        }
+    }
+
+    /// Redraws the plots if the last drawing is old enough; a failure is reported, not fatal.
+    fn maybe_plot(&self) {
+        let Some(dir) = &self.plots else {
+            return;
+        };
+        let mut last = self.last_plot.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed() < PLOT_INTERVAL) {
+            return;
+        }
+        if let Err(error) = plot_run(&self.run_dir, dir) {
+            eprintln!("warning: {error}");
+        }
+        *last = Some(Instant::now());
     }
 }
 
@@ -254,5 +301,6 @@ impl Observer for GenerationProgress {
             row.fitness_min,
             row.diversity
         );
+        self.maybe_plot();
     }
 }

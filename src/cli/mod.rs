@@ -5,7 +5,7 @@ mod bench;
 mod benchmark;
 mod evolve;
 mod perft;
-mod plot;
+pub(crate) mod plot;
 mod show;
 
 use clap::{Parser, Subcommand, ValueEnum};
