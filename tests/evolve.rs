@@ -330,3 +330,24 @@ fn resume_refuses_inconsistent_checkpoints_and_repairs_derived_files() {
     assert!(!dir.join(".gen-00003.evo.tmp-1").exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn only_the_newest_checkpoints_are_kept_when_asked() {
+    let dir = temp_dir("keep");
+    let config = EvolveConfig {
+        keep_checkpoints: Some(2),
+        ..small(Preset::Modern)
+    };
+    run(&config, &dir, 2);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("gen-"))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["gen-00003.evo", "gen-00004.evo"]);
+    let mut more = Evolution::resume(Othello::start(), &dir, Some(5)).unwrap();
+    more.run(&Quiet).unwrap();
+    assert!(!dir.join("gen-00003.evo").exists() && dir.join("gen-00005.evo").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}

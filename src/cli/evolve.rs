@@ -48,7 +48,7 @@ pub struct EvolveArgs {
     /// Chance p that an offspring mutates, also the paper's step factor (paper) [default: 0.05].
     #[arg(long)]
     mutation_probability: Option<f64>,
-    /// Initial self-adaptive mutation step σ (modern) [default: 0.05].
+    /// Initial self-adaptive mutation step σ (modern) [default: 0.01].
     #[arg(long)]
     initial_sigma: Option<f32>,
     /// Past champions every individual also plays, both colours (modern default 4, paper 0).
@@ -73,6 +73,10 @@ pub struct EvolveArgs {
     /// Run directory [default: populations/GAME-PRESET-seedSEED].
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Keep only the newest K checkpoints (each is about 0.45 MB for 20 64-42-1 networks)
+    /// [default: keep all].
+    #[arg(long, value_name = "K")]
+    keep_checkpoints: Option<u32>,
     /// Where the fitness, benchmark and diversity plots are redrawn as the run goes
     /// [default: plots/RUN, RUN being the name of --out].
     #[arg(long)]
@@ -125,6 +129,9 @@ impl EvolveArgs {
         }
         if self.league_sample.is_some() {
             config.league_sample = self.league_sample;
+        }
+        if self.keep_checkpoints.is_some() {
+            config.keep_checkpoints = self.keep_checkpoints;
         }
     }
 

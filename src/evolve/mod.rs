@@ -253,6 +253,13 @@ impl<G: NamedEvaluators> Evolution<G> {
     /// resume rebuilds the later two from the checkpoint, so a crash between them is safe).
     fn save(&self) -> Result<(), EvolveError> {
         self.run.save_state(&self.state, self.start.name())?;
+        if let Some(keep) = self.state.config.keep_checkpoints
+            && let Some(old) = self.state.generation.checked_sub(keep)
+            && old > 0
+        {
+            // Older ones were removed the same way when their turn came.
+            let _ = std::fs::remove_file(self.run.checkpoint(old));
+        }
         self.write_results()
     }
 
