@@ -5,8 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// Runs the binary from the temporary directory, so that the default `plots/RUN` directory
+/// that `evolve` draws into never lands in the working tree.
 fn evoboard(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .current_dir(std::env::temp_dir())
         .args(args)
         .output()
         .expect("the binary runs")
@@ -18,8 +21,9 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-const RUN: [&str; 14] = [
+const RUN: [&str; 15] = [
     "evolve",
+    "--no-plots",
     "--game",
     "othello",
     "--population",
@@ -75,6 +79,7 @@ fn a_killed_run_resumes_to_exactly_the_uninterrupted_result() {
     let killed = temp_dir("killed");
     let killed_str = killed.to_str().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .current_dir(std::env::temp_dir())
         .args(run_args(killed_str, &generations.to_string()))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -104,14 +109,26 @@ fn a_killed_run_resumes_to_exactly_the_uninterrupted_result() {
     );
 
     let resumed = evoboard(&[
-        "evolve", "--game", "othello", "--out", killed_str, "--resume",
+        "evolve",
+        "--no-plots",
+        "--game",
+        "othello",
+        "--out",
+        killed_str,
+        "--resume",
     ]);
     assert!(resumed.status.success(), "{resumed:?}");
     assert_eq!(outputs(&killed, generations), expected);
 
     // Resuming a finished run changes nothing.
     let again = evoboard(&[
-        "evolve", "--game", "othello", "--out", killed_str, "--resume",
+        "evolve",
+        "--no-plots",
+        "--game",
+        "othello",
+        "--out",
+        killed_str,
+        "--resume",
     ]);
     assert!(again.status.success());
     assert_eq!(outputs(&killed, generations), expected);
@@ -132,6 +149,7 @@ fn damaged_files_and_misuse_are_clear_errors() {
     // Settings of a run cannot change on resume.
     let line = error_line(&evoboard(&[
         "evolve",
+        "--no-plots",
         "--game",
         "othello",
         "--out",
@@ -144,6 +162,7 @@ fn damaged_files_and_misuse_are_clear_errors() {
     // Repeating a setting the run already has is fine.
     let same = evoboard(&[
         "evolve",
+        "--no-plots",
         "--game",
         "othello",
         "--out",
@@ -157,6 +176,7 @@ fn damaged_files_and_misuse_are_clear_errors() {
     let missing = temp_dir("missing");
     let line = error_line(&evoboard(&[
         "evolve",
+        "--no-plots",
         "--game",
         "othello",
         "--out",
@@ -170,6 +190,7 @@ fn damaged_files_and_misuse_are_clear_errors() {
     let resume = || {
         evoboard(&[
             "evolve",
+            "--no-plots",
             "--game",
             "othello",
             "--out",
