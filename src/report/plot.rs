@@ -161,6 +161,10 @@ fn register_font() {
     });
 }
 
+/// Generations averaged by the trend line of the benchmark plot (drawn once a run has at
+/// least twice as many benchmarked generations): single benchmarks of 100 games are noisy.
+const TREND_WINDOW: usize = 25;
+
 #[derive(Clone, Copy)]
 enum Chart {
     Fitness,
@@ -198,9 +202,11 @@ impl Chart {
                 "league points",
                 padded_range(rows.iter().flat_map(|r| [r.fitness_min, r.fitness_max])),
             ),
-            Chart::Benchmark { .. } => {
-                ("Champion vs benchmark per generation", "win rate", 0.0..1.0)
-            }
+            Chart::Benchmark { .. } => (
+                "Champion vs benchmark per generation",
+                "win rate",
+                -0.02..1.02,
+            ),
             Chart::Diversity => (
                 "Population diversity per generation",
                 "mean pairwise distance",
@@ -222,8 +228,13 @@ impl Chart {
             .axis_desc_style(("sans-serif", 17))
             .draw()
             .map_err(text)?;
+        // Per-generation series are drawn thin: thick polylines grow miter spikes at the
+        // sharp turns of noisy data. Reference lines (trend, gate) are drawn thick.
         let line = |points: Vec<(u32, f64)>, colour: RGBColor, label: &str| {
-            (points, colour, label.to_string())
+            (points, colour, label.to_string(), 1)
+        };
+        let thick = |points: Vec<(u32, f64)>, colour: RGBColor, label: &str| {
+            (points, colour, label.to_string(), 2)
         };
         let mut lines = Vec::new();
         match self {
@@ -270,7 +281,18 @@ impl Chart {
                     BLUE,
                     "win rate",
                 ));
-                lines.push(line(
+                if played.len() >= 2 * TREND_WINDOW {
+                    let trend = played
+                        .windows(TREND_WINDOW)
+                        .map(|w| {
+                            let total: f64 = w.iter().map(|&(_, (rate, _, _))| rate).sum();
+                            (w[TREND_WINDOW - 1].0, total / TREND_WINDOW as f64)
+                        })
+                        .collect();
+                    let label = format!("mean of last {TREND_WINDOW}");
+                    lines.push(thick(trend, RGBColor(0, 0, 0), &label));
+                }
+                lines.push(thick(
                     vec![(first, gate), (last, gate)],
                     RED,
                     &format!("gate {:.0}%", 100.0 * gate),
@@ -284,13 +306,13 @@ impl Chart {
                 ));
             }
         }
-        for (points, colour, label) in lines {
+        for (points, colour, label, width) in lines {
             chart
-                .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+                .draw_series(LineSeries::new(points, colour.stroke_width(width)))
                 .map_err(text)?
                 .label(label)
                 .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(width))
                 });
         }
         chart
