@@ -1,6 +1,7 @@
 //! The game layer: one [`Game`] trait that every board game implements, so that search,
 //! evolution, the arena and the CLI are written once and serve all games.
 
+pub mod mancala;
 pub mod othello;
 pub mod perft;
 

@@ -1,0 +1,85 @@
+//! Kalah(m, n) (seed 002; DESIGN §4): sow counter-clockwise through your own store, skipping
+//! the opponent's; the last seed in your store gives another turn; the last seed in an empty
+//! pit of your own captures it together with the opposite pit (when that pit holds seeds —
+//! or always, in the empty-capture variant of Irving, Donkers & Uiterwijk 2000); a sowing of
+//! 13+ seeds passes its own pit again (no skipping). The game ends as soon as either row is
+//! empty after a move, and each player banks the seeds left on their own side.
+
+use super::{Board, Landing, Mancala, Rules, Settled, Sowing, bank_rows};
+use crate::games::Player;
+
+/// Kalah's rules; `empty_capture` also captures when the opposite pit is empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Kalah {
+    pub empty_capture: bool,
+}
+
+/// The position-string word of the empty-capture variant.
+const EMPTY_CAPTURE: &str = "empty-capture";
+
+impl Kalah {
+    /// Kalah with `pits` pits of `seeds` seeds per side.
+    pub fn game(pits: usize, seeds: u8, empty_capture: bool) -> Mancala<Kalah> {
+        Mancala::start(Kalah { empty_capture }, pits, seeds)
+    }
+}
+
+impl Rules for Kalah {
+    const NAME: &'static str = "kalah";
+    const ENDS_ON_REPETITION: bool = false;
+
+    fn sowing(&self) -> Sowing {
+        Sowing {
+            into_own_store: true,
+            skip_origin: false,
+        }
+    }
+
+    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> Settled {
+        match last {
+            Landing::Store(_) => Settled {
+                extra_turn: true,
+                captured: false,
+            },
+            Landing::Pit(side, pit) if side == mover && board.pit(mover, pit) == 1 => {
+                let opposite = board.opposite(pit);
+                let facing = board.pit(mover.opponent(), opposite);
+                if facing == 0 && !self.empty_capture {
+                    return Settled::default();
+                }
+                board.set_pit(mover, pit, 0);
+                board.set_pit(mover.opponent(), opposite, 0);
+                board.add_to_store(mover, 1 + facing);
+                Settled {
+                    extra_turn: false,
+                    captured: true,
+                }
+            }
+            Landing::Pit(..) => Settled::default(),
+        }
+    }
+
+    fn finish(&self, board: &mut Board, _next: Player) -> bool {
+        let empty_row = Player::BOTH.iter().any(|&p| board.row_total(p) == 0);
+        if empty_row {
+            bank_rows(board);
+        }
+        empty_row
+    }
+
+    fn variant_word(&self) -> Option<&'static str> {
+        self.empty_capture.then_some(EMPTY_CAPTURE)
+    }
+
+    fn from_variant_word(word: Option<&str>) -> Result<Kalah, String> {
+        match word {
+            None => Ok(Kalah::default()),
+            Some(EMPTY_CAPTURE) => Ok(Kalah {
+                empty_capture: true,
+            }),
+            Some(other) => Err(format!(
+                "unknown Kalah variant '{other}' (only '{EMPTY_CAPTURE}')"
+            )),
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Kalah and Oware on the shared sowing engine: published perft, seed conservation, and a
+//! hand-made position for every rule.
+
+use evoboard::eval::Evaluator;
+use evoboard::games::mancala::{Kalah, Mancala, Oware, Rules};
+use evoboard::games::perft;
+use evoboard::rng::rng_for;
+use evoboard::search::{plain_negamax, search};
+use evoboard::{Game, MoveList, Outcome, Player};
+use rand::RngExt;
+
+/// Oware/Abapa perft from the start, depths 1–10 (the Aalina engine's test data).
+const OWARE_PERFT: [u64; 10] = [
+    6, 36, 190, 1014, 5219, 27332, 139157, 711414, 3592872, 18137964,
+];
+
+#[test]
+fn oware_perft_matches_published_counts() {
+    let start = Oware::game();
+    let deepest = if cfg!(debug_assertions) { 7 } else { 10 };
+    for depth in 1..=deepest {
+        assert_eq!(
+            perft(&start, depth),
+            OWARE_PERFT[depth as usize - 1],
+            "depth {depth}"
+        );
+    }
+}
+
+/// Kalah(6,4) perft from the start, an extra turn counting as one ply. Recorded with this
+/// engine and pinned; depth 2 checks by hand: 5 ordinary moves × 6 replies, plus pit 3
+/// (last seed in the store) × 5 follow-ups = 35.
+const KALAH_PERFT: [u64; 8] = [6, 35, 185, 942, 4690, 23233, 114430, 563055];
+
+#[test]
+fn kalah_perft_is_pinned() {
+    let start = Kalah::game(6, 4, false);
+    for depth in 1..=8 {
+        assert_eq!(
+            perft(&start, depth),
+            KALAH_PERFT[depth as usize - 1],
+            "depth {depth}"
+        );
+    }
+}
+
+/// Random playouts from each start; every position must hold the starting seeds, and its
+/// position string must read back to the same position.
+fn random_games<R: Rules>(start: &Mancala<R>, games: u64) -> usize {
+    let total = start.board().total();
+    let mut moves = MoveList::new();
+    let mut finished = 0;
+    for seed in 0..games {
+        let mut rng = rng_for(seed, &[]);
+        let mut game = start.clone();
+        for _ in 0..1000 {
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            assert_eq!(game.board().total(), total, "seeds appeared or vanished");
+            let text = game.to_position_string();
+            let reread: Mancala<R> = Mancala::from_position_string(&text).unwrap();
+            assert_eq!(reread.to_position_string(), text);
+        }
+        if let Some(outcome) = game.outcome() {
+            finished += 1;
+            let [a, b] = game.score();
+            assert_eq!((a + b) as u32, total, "a finished game banks every seed");
+            let expected = match a.cmp(&b) {
+                std::cmp::Ordering::Greater => Outcome::Win(Player::First),
+                std::cmp::Ordering::Less => Outcome::Win(Player::Second),
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            };
+            assert_eq!(outcome, expected);
+        }
+    }
+    finished
+}
+
+#[test]
+fn seeds_are_conserved_over_thousands_of_random_games() {
+    assert_eq!(random_games(&Kalah::game(6, 4, false), 1500), 1500);
+    assert_eq!(random_games(&Kalah::game(6, 6, true), 500), 500);
+    assert_eq!(random_games(&Kalah::game(4, 3, false), 500), 500);
+    assert_eq!(random_games(&Oware::game(), 2000), 2000);
+}
+
+/// Store difference: enough to compare pruned and unpruned search.
+struct StoreDifference;
+
+impl<R: Rules> Evaluator<Mancala<R>> for StoreDifference {
+    fn evaluate(&self, game: &Mancala<R>, perspective: Player) -> f32 {
+        let [a, b] = game.score();
+        let diff = (a - b) as f32;
+        if perspective == Player::First {
+            diff
+        } else {
+            -diff
+        }
+    }
+}
+
+fn check_search_equivalence<R: Rules>(start: &Mancala<R>) {
+    let mut moves = MoveList::new();
+    for seed in 0..120 {
+        let mut rng = rng_for(seed, &[7]);
+        let mut game = start.clone();
+        for _ in 0..rng.random_range(0..40) {
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        for depth in 1..=4 {
+            assert_eq!(
+                search(&game, depth, &StoreDifference).value,
+                plain_negamax(&game, depth, &StoreDifference),
+                "{} depth {depth}",
+                game.to_position_string()
+            );
+        }
+    }
+}
+
+#[test]
+fn alpha_beta_equals_plain_negamax_with_extra_turns_and_captures() {
+    check_search_equivalence(&Kalah::game(6, 4, false));
+    check_search_equivalence(&Oware::game());
+}
+
+#[test]
+fn malformed_positions_and_moves_are_errors() {
+    for bad in [
+        "",
+        "4,4,4 4,4 0 0 S",
+        "4,4,4 4,4,4 0 0 X",
+        "4,4,x 4,4,4 0 0 S",
+        "4,4,4 4,4,4 0 S",
+        "4,4,4 4,4,4 0 0 S sideways",
+        "200,200,4 4,4,4 0 0 S",
+        "1,1,1,1,1,1,1,1,1,1,1 1,1,1,1,1,1,1,1,1,1,1 0 0 S",
+    ] {
+        assert!(
+            Mancala::<Kalah>::from_position_string(bad).is_err(),
+            "accepted {bad:?}"
+        );
+    }
+    assert!(
+        Mancala::<Oware>::from_position_string("4,4,4,4,4,4 4,4,4,4,4,4 0 0 S empty-capture")
+            .is_err()
+    );
+    let game = Kalah::game(6, 4, false);
+    for bad in ["0", "7", "x", "", "-1"] {
+        assert!(game.parse_move(bad).is_err(), "accepted move {bad:?}");
+    }
+    let empty_first_pit = kalah("0,4,4,4,4,4 4,4,4,4,4,4 0 0 S");
+    assert!(
+        empty_first_pit
+            .play(empty_first_pit.parse_move("1").unwrap())
+            .is_err()
+    );
+}
+
+fn kalah(text: &str) -> Mancala<Kalah> {
+    Mancala::from_position_string(text).expect("valid Kalah position")
+}
+
+fn oware(text: &str) -> Mancala<Oware> {
+    Mancala::from_position_string(text).expect("valid Oware position")
+}
+
+fn play<R: Rules>(game: &Mancala<R>, pit: &str) -> Mancala<R> {
+    game.play(game.parse_move(pit).unwrap()).unwrap()
+}
+
+fn legal<R: Rules>(game: &Mancala<R>) -> Vec<String> {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    moves.iter().map(|&m| game.format_move(m)).collect()
+}
+
+#[test]
+fn kalah_last_seed_in_own_store_gives_another_turn() {
+    let after = play(&Kalah::game(6, 4, false), "3");
+    assert_eq!(after.to_position_string(), "4,4,0,5,5,5 4,4,4,4,4,4 1 0 S");
+    assert_eq!(after.to_move(), Player::First);
+}
+
+#[test]
+fn kalah_capture_takes_own_seed_and_the_opposite_pit() {
+    let after = play(&kalah("1,0,0,0,0,3 1,0,0,0,5,0 0 0 S"), "1");
+    assert_eq!(after.to_position_string(), "0,0,0,0,0,3 1,0,0,0,0,0 6 0 N");
+}
+
+#[test]
+fn kalah_capture_is_refused_when_the_opposite_pit_is_empty_unless_empty_capture() {
+    let standard = play(&kalah("1,0,0,0,0,3 1,0,0,0,0,5 0 0 S"), "1");
+    assert_eq!(
+        standard.to_position_string(),
+        "0,1,0,0,0,3 1,0,0,0,0,5 0 0 N"
+    );
+    let variant = play(&kalah("1,0,0,0,0,3 1,0,0,0,0,5 0 0 S empty-capture"), "1");
+    assert_eq!(
+        variant.to_position_string(),
+        "0,0,0,0,0,3 1,0,0,0,0,5 1 0 N empty-capture"
+    );
+}
+
+#[test]
+fn kalah_ends_when_a_row_empties_and_each_side_banks_its_own() {
+    let after = play(&kalah("0,0,0,0,0,1 2,0,0,0,0,3 10 20 S"), "6");
+    assert_eq!(
+        after.to_position_string(),
+        "0,0,0,0,0,0 0,0,0,0,0,0 11 25 S"
+    );
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::Second)));
+    assert!(legal(&after).is_empty());
+}
+
+#[test]
+fn kalah_thirteen_seeds_pass_their_own_pit_again() {
+    // 13 seeds from South's first pit: 5 pits, the store, North's 6 pits, then the origin,
+    // which was emptied and so makes a capture with North's 6th pit.
+    let after = play(&kalah("13,0,0,0,0,0 1,0,0,0,0,0 0 0 S"), "1");
+    assert_eq!(after.to_position_string(), "0,1,1,1,1,1 2,1,1,1,1,0 3 0 N");
+}
+
+#[test]
+fn oware_twelve_seeds_skip_their_own_pit() {
+    let after = play(&oware("12,0,0,0,0,0 1,1,1,1,1,1 0 0 S"), "1");
+    assert_eq!(after.to_position_string(), "0,2,1,1,1,1 2,2,2,2,2,2 0 0 N");
+}
+
+#[test]
+fn oware_capture_chains_back_while_pits_hold_two_or_three() {
+    let all_ripe = play(&oware("1,0,0,0,0,3 1,2,1,2,0,0 14 24 S"), "6");
+    assert_eq!(
+        all_ripe.to_position_string(),
+        "1,0,0,0,0,0 0,0,0,2,0,0 21 24 N"
+    );
+    // The chain stops at the first pit that does not hold 2 or 3 (4 here), even though the
+    // pit before it does.
+    let broken = play(&oware("1,0,0,0,0,3 1,3,1,2,0,0 13 24 S"), "6");
+    assert_eq!(
+        broken.to_position_string(),
+        "1,0,0,0,0,0 2,4,0,2,0,0 15 24 N"
+    );
+}
+
+#[test]
+fn oware_grand_slam_is_played_but_captures_nothing() {
+    let after = play(&oware("1,0,0,0,0,2 1,1,0,0,0,0 20 23 S"), "6");
+    assert_eq!(
+        after.to_position_string(),
+        "1,0,0,0,0,0 2,2,0,0,0,0 20 23 N"
+    );
+}
+
+#[test]
+fn oware_players_must_feed_an_empty_opponent() {
+    let game = oware("0,0,0,5,1,0 0,0,0,0,0,0 20 22 S");
+    assert_eq!(legal(&game), ["4"]);
+    assert!(game.play(game.parse_move("5").unwrap()).is_err());
+}
+
+#[test]
+fn oware_ends_when_the_opponent_cannot_be_fed_and_the_mover_banks_the_rest() {
+    let game = oware("1,1,0,0,0,0 0,0,0,0,0,0 23 23 S");
+    assert_eq!(game.outcome(), Some(Outcome::Win(Player::First)));
+    assert_eq!(game.score(), [25, 23]);
+}
+
+#[test]
+fn oware_ends_at_the_first_repetition_with_seeds_to_their_owners() {
+    // Two lone seeds chase each other round the board. No capture is possible (each would
+    // take all the opponent's seeds, a grand slam), so sooner or later a position repeats.
+    let mut game = oware("0,0,0,0,0,1 0,0,0,0,0,1 23 23 S");
+    let mut seen = vec![game.to_position_string()];
+    loop {
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut moves);
+        let fresh = oware(&game.to_position_string()); // the same position, no history
+        game.play_unchecked(moves[0]);
+        let reached = play(&fresh, &fresh.format_move(moves[0]));
+        if game.outcome().is_some() {
+            assert!(
+                seen.contains(&reached.to_position_string()),
+                "ended without repeating"
+            );
+            break;
+        }
+        assert!(
+            !seen.contains(&game.to_position_string()),
+            "a repetition was missed"
+        );
+        seen.push(game.to_position_string());
+        assert!(seen.len() < 500, "no repetition found");
+    }
+    // The seeds left went to the owners of their rows: nothing is on the board.
+    assert_eq!(game.score()[0] + game.score()[1], 48);
+    assert!(game.board().row_total(Player::First) + game.board().row_total(Player::Second) == 0);
+}
