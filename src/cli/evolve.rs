@@ -39,7 +39,8 @@ pub struct EvolveArgs {
     /// Run seed: the same seed gives the same run, whatever --threads [default: 1].
     #[arg(long)]
     seed: Option<u64>,
-    /// Hidden layer sizes, comma-separated [default: 42].
+    /// Hidden layer sizes, comma-separated [default: ⌊2/3 × inputs⌋: 42 for Othello, 9 for
+    /// Kalah and Oware].
     #[arg(long, value_delimiter = ',')]
     hidden: Option<Vec<usize>>,
     /// Best individuals cloned unchanged (paper preset) [default: 1].
@@ -97,8 +98,8 @@ pub const DEFAULT_PRESET: Preset = Preset::Modern;
 
 impl EvolveArgs {
     /// The settings of a new run: the preset's defaults with the given flags applied.
-    fn config(&self) -> EvolveConfig {
-        let mut config = EvolveConfig::new(self.preset.unwrap_or(DEFAULT_PRESET));
+    fn config(&self, inputs: usize) -> EvolveConfig {
+        let mut config = EvolveConfig::for_inputs(self.preset.unwrap_or(DEFAULT_PRESET), inputs);
         self.apply(&mut config);
         config
     }
@@ -159,7 +160,7 @@ pub fn run(args: &EvolveArgs) -> anyhow::Result<()> {
 
 fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()> {
     let game = start.name();
-    let config = args.config();
+    let config = args.config(start.input_len());
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
             "populations/{}-{}-seed{}",

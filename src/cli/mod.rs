@@ -46,6 +46,11 @@ pub enum Command {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameName {
     Othello,
+    /// Kalah(6,4); other sizes through --position.
+    Kalah,
+    /// Oware (Abapa rules); `ayo` is the same game.
+    #[value(alias = "ayo")]
+    Oware,
 }
 
 /// Runs `$body` with `$start` bound to the start position of the named game, so one
@@ -55,6 +60,14 @@ macro_rules! with_game {
         match $name {
             $crate::cli::GameName::Othello => {
                 let $start = $crate::games::othello::Othello::start();
+                $body
+            }
+            $crate::cli::GameName::Kalah => {
+                let $start = $crate::games::mancala::Kalah::game(6, 4, false);
+                $body
+            }
+            $crate::cli::GameName::Oware => {
+                let $start = $crate::games::mancala::Oware::game();
                 $body
             }
         }

@@ -1,9 +1,11 @@
 //! Static evaluators: a number for how good a position is for one side. The search is
 //! generic over [`Evaluator`], so heuristics and (later) neural networks plug in alike.
 
+pub mod mancala_heuristics;
 pub mod neural;
 pub mod othello_features;
 pub mod othello_heuristic;
+pub mod weighted;
 pub mod wpc;
 
 use std::sync::Arc;

@@ -36,6 +36,9 @@ impl NeuralInput for Othello {
     }
 }
 
+/// Mancala inputs are seed counts over the total: the dense default encoding.
+impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Mancala<R> {}
+
 /// An MLP used as a static evaluator. The sigmoid output σ ∈ (0, 1) is mapped to 2σ − 1 ∈
 /// (−1, 1), centred on zero, so that negamax can compare leaves evaluated for either side
 /// (a raw σ would make every position look good to whoever is to move).

@@ -107,6 +107,15 @@ impl EvolveConfig {
         }
     }
 
+    /// The defaults of `preset` for a game whose networks read `inputs` values: one hidden
+    /// layer of ⌊2/3 · inputs⌋ units, the paper's rule of thumb (64 → 42).
+    pub fn for_inputs(preset: Preset, inputs: usize) -> EvolveConfig {
+        EvolveConfig {
+            hidden: vec![(2 * inputs / 3).max(1)],
+            ..EvolveConfig::new(preset)
+        }
+    }
+
     /// Checks the settings against each other.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |m: String| Err(ConfigError(m));

@@ -64,10 +64,11 @@ pub fn bank_rows(board: &mut Board) {
     board.bank_row(Player::Second);
 }
 
-/// Whether `mover` has a pit it may play under `rules`.
-fn has_move<R: Rules>(rules: &R, board: &Board, mover: Player) -> bool {
+/// How many pits `mover` may play under `rules` (whether or not it is their turn).
+pub fn playable_pits<R: Rules>(rules: &R, board: &Board, mover: Player) -> usize {
     (0..board.pits_per_side())
-        .any(|pit| board.pit(mover, pit) > 0 && rules.allows(board, mover, pit))
+        .filter(|&pit| board.pit(mover, pit) > 0 && rules.allows(board, mover, pit))
+        .count()
 }
 
 /// A mancala position under rules `R`.

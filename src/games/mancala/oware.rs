@@ -7,7 +7,7 @@
 //! captured more than half the seeds, at an even split (24–24), or at the first repetition of
 //! a position since the last capture; seeds left on the board then go to their row's owner.
 
-use super::{Board, Landing, Mancala, Rules, Settled, Sowing, bank_rows, has_move};
+use super::{Board, Landing, Mancala, Rules, Settled, Sowing, bank_rows, playable_pits};
 use crate::games::Player;
 
 /// Oware's (Abapa) rules.
@@ -73,7 +73,7 @@ impl Rules for Oware {
         let half = board.total() / 2;
         let stores = Player::BOTH.map(|p| u32::from(board.store(p)));
         let decided = stores.iter().any(|&s| s > half) || (stores[0] == half && stores[1] == half);
-        let over = decided || !has_move(self, board, next);
+        let over = decided || playable_pits(self, board, next) == 0;
         if over {
             bank_rows(board);
         }

@@ -1,0 +1,134 @@
+//! Heuristic features of the mancala games.
+//!
+//! Kalah, seed 002's H1–H6 (H0, "first valid move", is the `first` agent):
+//! - `h1` my store − the opponent's store;
+//! - `h2` how close I am to winning: my store − T, T = ⌊total/2⌋ + 1 seeds (a sure win);
+//! - `h3` how far the opponent is from winning: T − the opponent's store;
+//! - `h4` seeds in the third of my pits nearest my store;
+//! - `h5` seeds in the third of my pits farthest from it;
+//! - `h6` seeds in the middle third (with m not a multiple of 3, the outer thirds have
+//!   ⌊m/3⌋ pits and the middle the rest).
+//!
+//! `heuristic` for Kalah weighs them h1 1, h2 0.25, h3 0.25, h4 0.1, h5 0, h6 0.05: the store
+//! difference decides, the distances to the winning threshold break its ties towards
+//! banking early, and seeds kept near the store (which can reach it soon, and stay out of
+//! the opponent's captures longer) count a little.
+//!
+//! Oware: `captured` (my store − theirs), `mobility` (my legal moves − theirs),
+//! `vulnerable` (opponent pits with 1–2 seeds, which a sowing can make 2–3, minus mine),
+//! `accumulation` (my pits of 12+ seeds — an "odu"/"kroo", which laps the board and can
+//! capture on return — minus theirs); `heuristic` weights 1, 0.2, 0.3, 0.5.
+
+use crate::eval::weighted::{Feature, WeightedSum};
+use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
+use crate::games::Player;
+use crate::games::mancala::{Kalah, Mancala, Oware, Rules, playable_pits};
+
+/// The seeds that guarantee a win: more than half of them.
+fn winning_threshold<R: Rules>(game: &Mancala<R>) -> f32 {
+    (game.board().total() / 2 + 1) as f32
+}
+
+fn store<R: Rules>(game: &Mancala<R>, side: Player) -> f32 {
+    f32::from(game.board().store(side))
+}
+
+/// Seeds in `me`'s pits `range` of the thirds (0 = farthest from the store, 2 = nearest).
+fn third<R: Rules>(game: &Mancala<R>, me: Player, which: usize) -> f32 {
+    let m = game.board().pits_per_side();
+    let outer = m / 3;
+    let bounds = [0, outer, m - outer, m];
+    game.board().row(me)[bounds[which]..bounds[which + 1]]
+        .iter()
+        .map(|&s| f32::from(s))
+        .sum()
+}
+
+/// Kalah's features, seed 002's H1–H6.
+pub static KALAH_FEATURES: [Feature<Mancala<Kalah>>; 6] = [
+    Feature {
+        name: "h1",
+        default_weight: 1.0,
+        value: |g, me| store(g, me) - store(g, me.opponent()),
+    },
+    Feature {
+        name: "h2",
+        default_weight: 0.25,
+        value: |g, me| store(g, me) - winning_threshold(g),
+    },
+    Feature {
+        name: "h3",
+        default_weight: 0.25,
+        value: |g, me| winning_threshold(g) - store(g, me.opponent()),
+    },
+    Feature {
+        name: "h4",
+        default_weight: 0.1,
+        value: |g, me| third(g, me, 2),
+    },
+    Feature {
+        name: "h5",
+        default_weight: 0.0,
+        value: |g, me| third(g, me, 0),
+    },
+    Feature {
+        name: "h6",
+        default_weight: 0.05,
+        value: |g, me| third(g, me, 1),
+    },
+];
+
+fn legal_count(game: &Mancala<Oware>, side: Player) -> f32 {
+    playable_pits(&Oware, game.board(), side) as f32
+}
+
+fn count_pits(game: &Mancala<Oware>, side: Player, keep: fn(u8) -> bool) -> f32 {
+    game.board().row(side).iter().filter(|&&s| keep(s)).count() as f32
+}
+
+/// Oware's features.
+pub static OWARE_FEATURES: [Feature<Mancala<Oware>>; 4] = [
+    Feature {
+        name: "captured",
+        default_weight: 1.0,
+        value: |g, me| store(g, me) - store(g, me.opponent()),
+    },
+    Feature {
+        name: "mobility",
+        default_weight: 0.2,
+        value: |g, me| legal_count(g, me) - legal_count(g, me.opponent()),
+    },
+    Feature {
+        name: "vulnerable",
+        default_weight: 0.3,
+        value: |g, me| {
+            let weak = |s: u8| s == 1 || s == 2;
+            count_pits(g, me.opponent(), weak) - count_pits(g, me, weak)
+        },
+    },
+    Feature {
+        name: "accumulation",
+        default_weight: 0.5,
+        value: |g, me| {
+            let heavy = |s: u8| s >= 12;
+            count_pits(g, me, heavy) - count_pits(g, me.opponent(), heavy)
+        },
+    },
+];
+
+impl NamedEvaluators for Mancala<Kalah> {
+    /// `heuristic`, `stores` (= h1, the store difference of seed 000's MM player), `h1`…`h6`,
+    /// sums like `h1+h2+h4`, or a JSON weights file.
+    fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
+        let name = if name == "stores" { "h1" } else { name };
+        Ok(WeightedSum::named(&KALAH_FEATURES, name, Kalah::NAME)?.shared())
+    }
+}
+
+impl NamedEvaluators for Mancala<Oware> {
+    /// `heuristic`, `stores` (= captured), a feature name, sums of them, or a JSON file.
+    fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
+        let name = if name == "stores" { "captured" } else { name };
+        Ok(WeightedSum::named(&OWARE_FEATURES, name, Oware::NAME)?.shared())
+    }
+}

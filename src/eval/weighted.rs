@@ -1,0 +1,113 @@
+//! Evaluators that are a weighted sum of named features: one mechanism for every game's
+//! heuristics, so that names, feature combinations and JSON weight files work alike.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::eval::{Evaluator, EvaluatorError, SharedEvaluator};
+use crate::games::{Game, Player};
+
+/// One feature: its name in specs and weight files, its default weight in `heuristic`,
+/// and the function computing it for a side (positive is good for that side).
+pub struct Feature<G> {
+    pub name: &'static str,
+    pub default_weight: f32,
+    pub value: fn(&G, Player) -> f32,
+}
+
+/// Σ weight × feature over a game's feature table.
+pub struct WeightedSum<G: 'static> {
+    features: &'static [Feature<G>],
+    weights: Vec<f32>,
+}
+
+impl<G: Game> WeightedSum<G> {
+    /// Every feature at its default weight.
+    pub fn defaults(features: &'static [Feature<G>]) -> WeightedSum<G> {
+        WeightedSum {
+            features,
+            weights: features.iter().map(|f| f.default_weight).collect(),
+        }
+    }
+
+    /// The weights, in table order.
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// Resolves an evaluator name against a feature table:
+    /// `heuristic` (default weights), one feature name or several joined by `+` (weight 1
+    /// each, e.g. `h1+h2+h4`), or a path ending in `.json` holding an object of weights by
+    /// feature name (missing names keep their defaults, unknown names are an error).
+    pub fn named(
+        features: &'static [Feature<G>],
+        name: &str,
+        game: &'static str,
+    ) -> Result<WeightedSum<G>, EvaluatorError> {
+        if name == "heuristic" {
+            return Ok(WeightedSum::defaults(features));
+        }
+        if name.ends_with(".json") {
+            return Self::from_json_file(features, name);
+        }
+        let mut weights = vec![0.0; features.len()];
+        for part in name.split('+') {
+            let index = features
+                .iter()
+                .position(|f| f.name == part)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = features.iter().map(|f| f.name).collect();
+                    EvaluatorError::Unknown {
+                        name: name.to_string(),
+                        game,
+                        known: format!(
+                            "heuristic, {}, sums such as {}+{}, or FILE.json",
+                            names.join(", "),
+                            names[0],
+                            names[names.len().min(2) - 1]
+                        ),
+                    }
+                })?;
+            weights[index] = 1.0;
+        }
+        Ok(WeightedSum { features, weights })
+    }
+
+    fn from_json_file(
+        features: &'static [Feature<G>],
+        path: &str,
+    ) -> Result<WeightedSum<G>, EvaluatorError> {
+        let failure = |reason: String| EvaluatorError::WeightsFile {
+            path: path.to_string(),
+            reason,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| failure(e.to_string()))?;
+        let given: BTreeMap<String, f32> =
+            serde_json::from_str(&text).map_err(|e| failure(e.to_string()))?;
+        let mut sum = WeightedSum::defaults(features);
+        for (name, weight) in given {
+            let index = features
+                .iter()
+                .position(|f| f.name == name)
+                .ok_or_else(|| failure(format!("unknown feature '{name}'")))?;
+            sum.weights[index] = weight;
+        }
+        Ok(sum)
+    }
+
+    /// Shares it as an evaluator.
+    pub fn shared(self) -> SharedEvaluator<G> {
+        Arc::new(self)
+    }
+}
+
+impl<G: Game> Evaluator<G> for WeightedSum<G> {
+    fn evaluate(&self, game: &G, perspective: Player) -> f32 {
+        self.features
+            .iter()
+            .zip(&self.weights)
+            .filter(|(_, w)| **w != 0.0)
+            .map(|(f, w)| w * (f.value)(game, perspective))
+            .sum()
+    }
+}
