@@ -14,7 +14,8 @@ pub struct BenchmarkArgs {
     /// Game to play.
     #[arg(long)]
     game: GameName,
-    /// The agent measured (random, first, heuristic:D, wpc:D, minimax:D:EVAL, with @EPS).
+    /// The agent measured: random, first, heuristic:D, wpc:D, minimax:D:EVAL or
+    /// champion:PATH[:D], each optionally with @EPS.
     #[arg(long)]
     player: String,
     /// Its opponent.

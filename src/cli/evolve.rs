@@ -23,7 +23,8 @@ pub struct EvolveArgs {
     /// Game to evolve an evaluator for.
     #[arg(long)]
     game: GameName,
-    /// Algorithm: `paper` (seed 004 as written) or `modern` (self-adaptive ES + hall of fame).
+    /// Algorithm: `paper` (seed 004 as written) or `modern` (self-adaptive ES + hall of fame)
+    /// [default: modern].
     #[arg(long)]
     preset: Option<Preset>,
     /// Individuals per generation [default: 20]. League cost grows as P²: P·(P−1) games
