@@ -15,6 +15,10 @@ pub struct GameRecord<G: Game> {
     pub outcome: Outcome,
     pub score: [i32; 2],
     pub think_seconds: [Vec<f64>; 2],
+    /// Moves of each side that captured (mancala games).
+    pub captures: [u32; 2],
+    /// Moves of each side after which the same side moved again (mancala extra turns).
+    pub extra_turns: [u32; 2],
 }
 
 impl<G: Game> GameRecord<G> {
@@ -43,6 +47,7 @@ pub fn play_game<G: Game>(
     let mut game = start.clone();
     let mut moves = Vec::new();
     let mut think_seconds = [Vec::new(), Vec::new()];
+    let (mut captures, mut extra_turns) = ([0, 0], [0, 0]);
     while game.count_moves() > 0 {
         let side = game.to_move();
         let clock = Instant::now();
@@ -51,6 +56,8 @@ pub fn play_game<G: Game>(
         debug_assert!(game.play(mv).is_ok(), "agent chose an illegal move");
         game.play_unchecked(mv);
         moves.push(mv);
+        captures[side.index()] += u32::from(game.last_move_captured());
+        extra_turns[side.index()] += u32::from(game.to_move() == side && game.outcome().is_none());
     }
     GameRecord {
         start: start.clone(),
@@ -58,6 +65,8 @@ pub fn play_game<G: Game>(
         outcome: game.outcome().unwrap_or(Outcome::Draw),
         score: game.score(),
         think_seconds,
+        captures,
+        extra_turns,
     }
 }
 

@@ -6,6 +6,7 @@ pub mod openings;
 pub mod series;
 pub mod spec;
 pub mod stats;
+pub mod tournament;
 
 pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
 pub use game_record::{GameRecord, play_game};

@@ -23,13 +23,17 @@ pub struct OpeningError {
 }
 
 /// `count` distinct unfinished positions, each `plies` uniformly random plies from `start`,
-/// in a fixed order determined by `seed`.
+/// in a fixed order determined by `seed`. With 0 plies every game starts from `start`
+/// itself (for series where a random agent provides the variety).
 pub fn random_openings<G: Game>(
     start: &G,
     count: usize,
     plies: u32,
     seed: u64,
 ) -> Result<Vec<G>, OpeningError> {
+    if plies == 0 {
+        return Ok(vec![start.clone(); count]);
+    }
     let mut rng = rng_for(seed, &[OPENINGS_STREAM, u64::from(plies)]);
     let mut seen = HashSet::new();
     let mut openings = Vec::with_capacity(count);

@@ -4,8 +4,10 @@
 mod bench;
 mod benchmark;
 mod evolve;
+mod gifford;
 mod perft;
 pub(crate) mod plot;
+pub(crate) mod tournament;
 mod show;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -38,6 +40,10 @@ pub enum Command {
     Plot(plot::PlotArgs),
     /// Play a series of games between two agents and report win rate and timings.
     Benchmark(benchmark::BenchmarkArgs),
+    /// Round robin between agents, with seed 002's statistics and the pairwise matrix.
+    Tournament(tournament::TournamentArgs),
+    /// Seed 002's experiment: all 63 combinations of Kalah's H1–H6 against random.
+    Gifford(gifford::GiffordArgs),
     /// Measure engine speed: perft and alpha-beta nodes per second.
     Bench(bench::BenchArgs),
 }
@@ -88,6 +94,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Evolve(args) => evolve::run(&args),
         Command::Plot(args) => plot::run(&args),
         Command::Benchmark(args) => benchmark::run(&args),
+        Command::Tournament(args) => tournament::run(&args),
+        Command::Gifford(args) => gifford::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
 }

@@ -122,6 +122,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         Ok(next)
     }
 
+    /// Whether the move that led to this position captured seeds (mancala games); used by
+    /// tournament statistics. Games without captures keep the default.
+    fn last_move_captured(&self) -> bool {
+        false
+    }
+
     /// `None` while the game goes on, the result once it is over.
     fn outcome(&self) -> Option<Outcome>;
 

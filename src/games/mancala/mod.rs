@@ -80,6 +80,8 @@ pub struct Mancala<R: Rules> {
     over: bool,
     /// Positions since the last capture (only for rules that end on repetition).
     history: History,
+    /// Whether the move that led here captured.
+    captured: bool,
 }
 
 impl<R: Rules> PartialEq for Mancala<R> {
@@ -111,6 +113,7 @@ impl<R: Rules> Mancala<R> {
             to_move,
             over,
             history,
+            captured: false,
         }
     }
 
@@ -173,6 +176,7 @@ impl<R: Rules> Game for Mancala<R> {
             mover.opponent()
         };
         self.to_move = next;
+        self.captured = settled.captured;
         self.over = self.rules.finish(&mut self.board, next);
         if R::ENDS_ON_REPETITION && !self.over {
             if settled.captured {
@@ -185,6 +189,10 @@ impl<R: Rules> Game for Mancala<R> {
                 self.history.push(&self.board, next);
             }
         }
+    }
+
+    fn last_move_captured(&self) -> bool {
+        self.captured
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -1,0 +1,177 @@
+//! Round-robin tournaments with the per-agent statistics of seed 002 (Kalah): win %, win %
+//! going first and second, average stones, margins, captures, extra turns ("go-agains")
+//! and moves, plus the pairwise win/draw/loss matrix.
+
+use serde::Serialize;
+
+use crate::arena::agent::Agent;
+use crate::arena::game_record::{GameRecord, player_side};
+use crate::arena::openings::OpeningError;
+use crate::arena::series::{SeriesConfig, play_series};
+use crate::arena::stats::WinRecord;
+use crate::games::{Game, Player};
+use crate::rng::derive_seed;
+
+/// How a round robin is played.
+#[derive(Clone, Copy, Debug)]
+pub struct TournamentConfig {
+    /// Games per pair; each agent moves first in half of them.
+    pub games_per_pair: usize,
+    /// Random plies that make each opening.
+    pub opening_plies: u32,
+    pub seed: u64,
+}
+
+/// One agent's results over all its games, from its own point of view.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct AgentSummary {
+    pub agent: String,
+    pub games: usize,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    pub win_pct: f64,
+    pub win_pct_first: f64,
+    pub win_pct_second: f64,
+    /// Own final score (stones in store, discs).
+    pub avg_stones: f64,
+    /// Own final score minus the opponent's.
+    pub avg_margin: f64,
+    /// Mean margin of the games won.
+    pub avg_win_margin: f64,
+    /// Mean margin by which the games lost were lost (positive).
+    pub avg_loss_margin: f64,
+    pub avg_captures: f64,
+    pub avg_extra_turns: f64,
+    /// Own moves per game.
+    pub avg_moves: f64,
+}
+
+/// A finished round robin.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentResult {
+    pub agents: Vec<AgentSummary>,
+    /// `matrix[i][j]`: agent i's record against agent j (empty on the diagonal).
+    pub matrix: Vec<Vec<Option<WinRecord>>>,
+}
+
+#[derive(Default)]
+struct Tally {
+    games: [usize; 2],
+    wins: [usize; 2],
+    draws: usize,
+    stones: i64,
+    margin: i64,
+    win_margin: i64,
+    loss_margin: i64,
+    captures: u64,
+    extra_turns: u64,
+    moves: u64,
+}
+
+fn mean(total: f64, count: usize) -> f64 {
+    if count == 0 { 0.0 } else { total / count as f64 }
+}
+
+impl Tally {
+    /// Adds one game played on `seat`; returns +1, 0 or −1 for a win, draw or loss.
+    fn add<G: Game>(&mut self, record: &GameRecord<G>, seat: Player) -> i32 {
+        let (me, them) = (seat.index(), seat.opponent().index());
+        let margin = i64::from(record.score[me] - record.score[them]);
+        self.games[me] += 1;
+        self.stones += i64::from(record.score[me]);
+        self.margin += margin;
+        self.captures += u64::from(record.captures[me]);
+        self.extra_turns += u64::from(record.extra_turns[me]);
+        self.moves += record.think_seconds[me].len() as u64;
+        let result = record.outcome.sign_for(seat);
+        match result {
+            1 => {
+                self.wins[me] += 1;
+                self.win_margin += margin;
+            }
+            0 => self.draws += 1,
+            _ => self.loss_margin -= margin,
+        }
+        result
+    }
+
+    fn summary(&self, agent: String) -> AgentSummary {
+        let games = self.games[0] + self.games[1];
+        let wins = self.wins[0] + self.wins[1];
+        let losses = games - wins - self.draws;
+        AgentSummary {
+            agent,
+            games,
+            wins,
+            draws: self.draws,
+            losses,
+            win_pct: 100.0 * mean(wins as f64, games),
+            win_pct_first: 100.0 * mean(self.wins[0] as f64, self.games[0]),
+            win_pct_second: 100.0 * mean(self.wins[1] as f64, self.games[1]),
+            avg_stones: mean(self.stones as f64, games),
+            avg_margin: mean(self.margin as f64, games),
+            avg_win_margin: mean(self.win_margin as f64, wins),
+            avg_loss_margin: mean(self.loss_margin as f64, losses),
+            avg_captures: mean(self.captures as f64, games),
+            avg_extra_turns: mean(self.extra_turns as f64, games),
+            avg_moves: mean(self.moves as f64, games),
+        }
+    }
+}
+
+/// Every pair of `agents` plays `games_per_pair` games (openings and random streams seeded
+/// by (seed, pair)); games run in parallel and the result does not depend on thread count.
+pub fn round_robin<G: Game>(
+    start: &G,
+    agents: &[(String, Box<dyn Agent<G>>)],
+    config: TournamentConfig,
+    on_game_done: &(dyn Fn() + Sync),
+) -> Result<TournamentResult, OpeningError> {
+    let n = agents.len();
+    let mut tallies: Vec<Tally> = (0..n).map(|_| Tally::default()).collect();
+    let mut matrix: Vec<Vec<Option<WinRecord>>> = vec![vec![None; n]; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let series = SeriesConfig {
+                games: config.games_per_pair,
+                opening_plies: config.opening_plies,
+                seed: derive_seed(config.seed, &[i as u64, j as u64]),
+            };
+            let records = play_series(start, agents[i].1.as_ref(), agents[j].1.as_ref(), series, on_game_done)?;
+            let mut pair = [[0usize; 3]; 2]; // per side of the pair: wins, draws, losses
+            for (k, record) in records.iter().enumerate() {
+                for (slot, (who, seat)) in [(i, player_side(k)), (j, player_side(k).opponent())]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let column = match tallies[who].add(record, seat) {
+                        1 => 0,
+                        0 => 1,
+                        _ => 2,
+                    };
+                    pair[slot][column] += 1;
+                }
+            }
+            matrix[i][j] = Some(WinRecord::new(pair[0][0], pair[0][1], pair[0][2]));
+            matrix[j][i] = Some(WinRecord::new(pair[1][0], pair[1][1], pair[1][2]));
+        }
+    }
+    Ok(TournamentResult {
+        agents: tallies
+            .iter()
+            .zip(agents)
+            .map(|(tally, (name, _))| tally.summary(name.clone()))
+            .collect(),
+        matrix,
+    })
+}
+
+/// The statistics of the first agent of a series played by [`play_series`].
+pub fn series_summary<G: Game>(agent: String, records: &[GameRecord<G>]) -> AgentSummary {
+    let mut tally = Tally::default();
+    for (k, record) in records.iter().enumerate() {
+        tally.add(record, player_side(k));
+    }
+    tally.summary(agent)
+}

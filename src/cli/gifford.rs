@@ -1,0 +1,90 @@
+//! `evoboard gifford`: seed 002's experiment — every non-empty combination of the Kalah
+//! heuristics H1–H6 (63 players, equal weights) at one look-ahead against `random`, half
+//! the games first and half second — ranked by win %, as CSV.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use crate::arena::spec::MAX_DEPTH;
+use crate::arena::tournament::{AgentSummary, series_summary};
+use crate::arena::{AgentSpec, SeriesConfig, play_series};
+use crate::cli::tournament::{SUMMARY_HEADER, summary_fields};
+use crate::cli::{BadInput, MAX_THREADS, configure_threads};
+use crate::games::mancala::Kalah;
+use crate::persist::write_atomic;
+use crate::rng::derive_seed;
+
+#[derive(Debug, Args)]
+pub struct GiffordArgs {
+    /// Look-ahead (search depth) of every heuristic player.
+    #[arg(long, default_value_t = 2)]
+    depth: u32,
+    /// Games going first and, again, going second for each player (seed 002: 100).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (0 = one per core). Results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
+    threads: u16,
+    /// Write the ranked table here as CSV (default: print it).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+/// The spec of the player using the heuristics in `mask` (bit k = H(k+1)).
+fn spec_for(mask: u32, depth: u32) -> String {
+    let names: Vec<String> = (0..6).filter(|k| mask >> k & 1 == 1).map(|k| format!("h{}", k + 1)).collect();
+    format!("minimax:{depth}:{}", names.join("+"))
+}
+
+pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
+    if args.games == 0 || !(1..=MAX_DEPTH).contains(&args.depth) {
+        return Err(BadInput(format!("--games must be ≥ 1 and --depth 1 to {MAX_DEPTH}")).into());
+    }
+    configure_threads(usize::from(args.threads))?;
+    let start = Kalah::game(6, 4, false);
+    let random = "random".parse::<AgentSpec>()?.build(&start)?;
+    let progress = ProgressBar::new(63 * 2 * args.games as u64);
+    let mut rows: Vec<(u32, AgentSummary)> = (1..64u32)
+        .into_par_iter()
+        .map(|mask| {
+            let spec = spec_for(mask, args.depth);
+            let player = spec.parse::<AgentSpec>()?.build(&start)?;
+            let config = SeriesConfig {
+                games: 2 * args.games,
+                opening_plies: 0,
+                seed: derive_seed(args.seed, &[u64::from(mask)]),
+            };
+            let records = play_series(&start, player.as_ref(), random.as_ref(), config, &|| progress.inc(1))?;
+            Ok((mask, series_summary(spec, &records)))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    progress.finish_and_clear();
+    rows.sort_by(|a, b| {
+        b.1.win_pct
+            .total_cmp(&a.1.win_pct)
+            .then(b.1.avg_margin.total_cmp(&a.1.avg_margin))
+            .then(a.0.cmp(&b.0))
+    });
+    let mut text = format!("rank,h1,h2,h3,h4,h5,h6,lookahead,{SUMMARY_HEADER}\n");
+    for (rank, (mask, summary)) in rows.iter().enumerate() {
+        let flags: Vec<String> = (0..6).map(|k| (mask >> k & 1).to_string()).collect();
+        text.push_str(&format!("{},{},{},{}\n", rank + 1, flags.join(","), args.depth, summary_fields(summary)));
+    }
+    match &args.csv {
+        Some(path) => {
+            write_atomic(path, text.as_bytes())?;
+            println!("{} players ranked by win % against random; best:", rows.len());
+            for (mask, s) in rows.iter().take(5) {
+                println!("  {:<28} {:>6.1}% (first {:.1}%, second {:.1}%)", spec_for(*mask, args.depth), s.win_pct, s.win_pct_first, s.win_pct_second);
+            }
+            println!("table written to {}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}

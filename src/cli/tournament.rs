@@ -1,0 +1,158 @@
+//! `evoboard tournament`: a round robin with seed 002's statistics per agent and the
+//! pairwise results, as a table, JSON or CSV.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::ProgressBar;
+
+use crate::arena::AgentSpec;
+use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
+use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
+use crate::eval::NamedEvaluators;
+use crate::persist::write_atomic;
+
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// Game to play.
+    #[arg(long)]
+    game: GameName,
+    /// Two or more agent specs, comma-separated (e.g. random,heuristic:2,minimax:4:h1+h2).
+    #[arg(long, value_delimiter = ',', required = true)]
+    agents: Vec<String>,
+    /// Games per pair; each agent moves first in half of them.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Random plies that make each opening (0: every game from the start position, for
+    /// when a random or @EPS agent provides the variety).
+    #[arg(long, default_value_t = 6)]
+    openings: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (0 = one per core). Results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
+    threads: u16,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Also write the per-agent statistics as CSV.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
+    if args.agents.len() < 2 || args.games == 0 {
+        return Err(BadInput("a tournament needs at least two --agents and --games ≥ 1".into()).into());
+    }
+    configure_threads(usize::from(args.threads))?;
+    with_game!(args.game, |start| play(start, args))
+}
+
+fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<()> {
+    let agents = args
+        .agents
+        .iter()
+        .map(|text| Ok((text.clone(), text.parse::<AgentSpec>()?.build(&start)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let config = TournamentConfig {
+        games_per_pair: args.games,
+        opening_plies: args.openings,
+        seed: args.seed,
+    };
+    let pairs = agents.len() * (agents.len() - 1) / 2;
+    let progress = ProgressBar::new((pairs * args.games) as u64);
+    let result = round_robin(&start, &agents, config, &|| progress.inc(1))?;
+    progress.finish_and_clear();
+    if let Some(path) = &args.csv {
+        write_atomic(path, csv_text(&result.agents).as_bytes())?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&result)?);
+    } else {
+        print_tables(start.name(), args, &result);
+    }
+    Ok(())
+}
+
+/// The CSV header of per-agent statistics (shared with `gifford`).
+pub const SUMMARY_HEADER: &str = "win_pct,win_pct_first,win_pct_second,avg_stones,avg_margin,avg_win_margin,avg_loss_margin,avg_captures,avg_extra_turns,avg_moves";
+
+/// One agent's statistics as CSV fields in [`SUMMARY_HEADER`] order.
+pub fn summary_fields(s: &AgentSummary) -> String {
+    format!(
+        "{:.2},{:.2},{:.2},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3}",
+        s.win_pct,
+        s.win_pct_first,
+        s.win_pct_second,
+        s.avg_stones,
+        s.avg_margin,
+        s.avg_win_margin,
+        s.avg_loss_margin,
+        s.avg_captures,
+        s.avg_extra_turns,
+        s.avg_moves
+    )
+}
+
+fn csv_text(agents: &[AgentSummary]) -> String {
+    let mut text = format!("agent,games,wins,draws,losses,{SUMMARY_HEADER}\n");
+    for s in agents {
+        text.push_str(&format!(
+            "\"{}\",{},{},{},{},{}\n",
+            s.agent.replace('"', "\"\""),
+            s.games,
+            s.wins,
+            s.draws,
+            s.losses,
+            summary_fields(s)
+        ));
+    }
+    text
+}
+
+fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {
+    println!(
+        "{game}: round robin of {} agents, {} games per pair ({} random opening plies, seed {})",
+        result.agents.len(),
+        args.games,
+        args.openings,
+        args.seed
+    );
+    println!(
+        "{:<24} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "agent", "games", "win%", "1st%", "2nd%", "stones", "margin", "win-m", "loss-m", "capt", "again", "moves"
+    );
+    for s in &result.agents {
+        println!(
+            "{:<24} {:>6} {:>6.1} {:>7.1} {:>7.1} {:>7.2} {:>+7.2} {:>7.2} {:>7.2} {:>7.2} {:>7.2} {:>7.1}",
+            s.agent,
+            s.games,
+            s.win_pct,
+            s.win_pct_first,
+            s.win_pct_second,
+            s.avg_stones,
+            s.avg_margin,
+            s.avg_win_margin,
+            s.avg_loss_margin,
+            s.avg_captures,
+            s.avg_extra_turns,
+            s.avg_moves
+        );
+    }
+    println!("\nrow agent's wins/draws/losses against the column agent:");
+    print!("{:<24}", "");
+    for (k, _) in result.agents.iter().enumerate() {
+        print!(" {:>11}", format!("#{}", k + 1));
+    }
+    println!();
+    for (k, (s, row)) in result.agents.iter().zip(&result.matrix).enumerate() {
+        print!("{:<24}", format!("#{} {}", k + 1, s.agent));
+        for cell in row {
+            let text = cell
+                .as_ref()
+                .map_or("-".to_string(), |r| format!("{}/{}/{}", r.wins, r.draws, r.losses));
+            print!(" {text:>11}");
+        }
+        println!();
+    }
+}
