@@ -30,7 +30,17 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             // One line, even when the offending input itself contains line breaks.
-            let message = format!("{error:#}").replace('\n', "\\n");
+            let message: String = format!("{error:#}")
+                .chars()
+                .flat_map(|c| {
+                    let escaped: Vec<char> = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        vec![c]
+                    };
+                    escaped
+                })
+                .collect();
             eprintln!("error: {message}");
             ExitCode::from(evoboard::cli::exit_code(&error))
         }

@@ -62,7 +62,7 @@ pub fn play_game<G: Game>(
     GameRecord {
         start: start.clone(),
         moves,
-        outcome: game.outcome().unwrap_or(Outcome::Draw),
+        outcome: game.outcome().expect("a game without legal moves is over"),
         score: game.score(),
         think_seconds,
         captures,
@@ -73,7 +73,7 @@ pub fn play_game<G: Game>(
 /// The side `agents[0]` played on in game `index` of a series: colours alternate so that
 /// each opening is played once with each colour.
 pub fn player_side(index: usize) -> Player {
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         Player::First
     } else {
         Player::Second

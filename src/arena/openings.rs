@@ -36,16 +36,17 @@ pub fn random_openings<G: Game>(
     }
     let mut rng = rng_for(seed, &[OPENINGS_STREAM, u64::from(plies)]);
     let mut seen = HashSet::new();
-    let mut openings = Vec::with_capacity(count);
-    let attempts = 1_000 + 200 * count;
-    for _ in 0..attempts {
-        if openings.len() == count {
-            break;
-        }
-        if let Some(game) = random_opening(start, plies, &mut rng)
-            && seen.insert(game.to_position_string())
-        {
-            openings.push(game);
+    let mut openings = Vec::new();
+    // Give up after this many draws in a row that found nothing new: the distinct
+    // positions at this depth are (nearly) exhausted.
+    let mut fruitless = 0;
+    while openings.len() < count && fruitless < 2_000 {
+        match random_opening(start, plies, &mut rng) {
+            Some(game) if seen.insert(game.to_position_string()) => {
+                openings.push(game);
+                fruitless = 0;
+            }
+            _ => fruitless += 1,
         }
     }
     if openings.len() < count {

@@ -15,7 +15,8 @@ use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
 use crate::games::Game;
 use crate::persist::PersistError;
 
-/// Deepest search a spec may ask for; deeper full-width searches would not finish.
+/// Deepest search a spec may ask for: a guard against typos. (Full-width search grows
+/// exponentially; beyond about 10 plies a single move can take minutes or more.)
 pub const MAX_DEPTH: u32 = 30;
 
 /// Why a spec could not be read or built.
@@ -69,6 +70,8 @@ pub struct AgentSpec {
     pub kind: AgentKind,
     pub epsilon: Option<f64>,
     text: String,
+    /// The spec without its @EPS suffix.
+    body: String,
 }
 
 impl fmt::Display for AgentSpec {
@@ -123,6 +126,7 @@ impl FromStr for AgentSpec {
                 },
                 epsilon,
                 text: text.to_string(),
+                body: body.to_string(),
             });
         }
         let parts: Vec<&str> = body.splitn(3, ':').collect();
@@ -147,6 +151,7 @@ impl FromStr for AgentSpec {
             kind,
             epsilon,
             text: text.to_string(),
+            body: body.to_string(),
         })
     }
 }
@@ -159,7 +164,7 @@ impl AgentSpec {
             Box::new(SearchAgent {
                 depth,
                 evaluator,
-                label: self.text.split('@').next().unwrap_or_default().to_string(),
+                label: self.body.clone(),
             })
         };
         let base: Box<dyn Agent<G>> = match &self.kind {

@@ -70,7 +70,11 @@ struct Tally {
 }
 
 fn mean(total: f64, count: usize) -> f64 {
-    if count == 0 { 0.0 } else { total / count as f64 }
+    if count == 0 {
+        0.0
+    } else {
+        total / count as f64
+    }
 }
 
 impl Tally {
@@ -138,7 +142,13 @@ pub fn round_robin<G: Game>(
                 opening_plies: config.opening_plies,
                 seed: derive_seed(config.seed, &[i as u64, j as u64]),
             };
-            let records = play_series(start, agents[i].1.as_ref(), agents[j].1.as_ref(), series, on_game_done)?;
+            let records = play_series(
+                start,
+                agents[i].1.as_ref(),
+                agents[j].1.as_ref(),
+                series,
+                on_game_done,
+            )?;
             let mut pair = [[0usize; 3]; 2]; // per side of the pair: wins, draws, losses
             for (k, record) in records.iter().enumerate() {
                 for (slot, (who, seat)) in [(i, player_side(k)), (j, player_side(k).opponent())]

@@ -25,17 +25,17 @@ pub struct BenchArgs {
     #[arg(long, default_value = "othello")]
     game: GameName,
     /// perft depth from the start position.
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=14))]
     perft_depth: u32,
     /// Deepest alpha-beta search (depths 4 up to this are measured).
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
     search_depth: u32,
     /// Number of fixed positions (seeded 10-ply openings) searched at each depth.
-    #[arg(long, default_value_t = 20)]
-    positions: usize,
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    positions: u16,
     /// Timings of the league generation; the best is reported.
-    #[arg(long, default_value_t = 3)]
-    repeats: usize,
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
+    repeats: u16,
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
@@ -51,7 +51,7 @@ fn measure<G: NamedEvaluators>(start: G, args: &BenchArgs) -> anyhow::Result<()>
         args.perft_depth,
         leaves as f64 / seconds / 1e6
     );
-    let positions = random_openings(&start, args.positions, 10, 2024)?;
+    let positions = random_openings(&start, usize::from(args.positions), 10, 2024)?;
     for name in ["heuristic", "wpc"] {
         let Ok(evaluator) = G::evaluator(name) else {
             continue; // not every game has a WPC
@@ -76,7 +76,7 @@ fn measure<G: NamedEvaluators>(start: G, args: &BenchArgs) -> anyhow::Result<()>
 
 /// Seed 004's generation: 20 Nguyen-Widrow networks (64-42-1 for Othello), a full league
 /// of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
-fn measure_generation<G: NamedEvaluators>(start: &G, repeats: usize) -> anyhow::Result<()> {
+fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> anyhow::Result<()> {
     let config = EvolveConfig::for_inputs(Preset::Paper, start.input_len());
     let mut layers = vec![start.input_len()];
     layers.extend(&config.hidden);
@@ -92,7 +92,7 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: usize) -> anyhow::
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
-        for _ in 0..repeats.max(1) {
+        for _ in 0..repeats {
             let clock = Instant::now();
             pool.install(|| play_league(start, &config, 1, &networks, &[], &|| {}));
             best[slot] = best[slot].min(clock.elapsed().as_secs_f64());

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, play_series};
-use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
+use crate::cli::{GameName, MAX_GAMES, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 
 #[derive(Debug, Args)]
@@ -22,8 +22,8 @@ pub struct BenchmarkArgs {
     #[arg(long, default_value = "heuristic:2")]
     opponent: String,
     /// Number of games; each opening is played with both colours, so use an even number.
-    #[arg(long, default_value_t = 100)]
-    games: usize,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
+    games: u32,
     /// Random plies from the start position that make each opening.
     #[arg(long, default_value_t = 6)]
     openings: u32,
@@ -39,9 +39,6 @@ pub struct BenchmarkArgs {
 }
 
 pub fn run(args: &BenchmarkArgs) -> anyhow::Result<()> {
-    if args.games == 0 {
-        return Err(BadInput("--games must be at least 1".to_string()).into());
-    }
     configure_threads(usize::from(args.threads))?;
     with_game!(args.game, |start| run_series(start, args))
 }
@@ -50,11 +47,11 @@ fn run_series<G: NamedEvaluators>(start: G, args: &BenchmarkArgs) -> anyhow::Res
     let player = args.player.parse::<AgentSpec>()?.build(&start)?;
     let opponent = args.opponent.parse::<AgentSpec>()?.build(&start)?;
     let config = SeriesConfig {
-        games: args.games,
+        games: args.games as usize,
         opening_plies: args.openings,
         seed: args.seed,
     };
-    let progress = ProgressBar::new(args.games as u64).with_style(
+    let progress = ProgressBar::new(u64::from(args.games)).with_style(
         ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")?
             .progress_chars("=> "),
     );

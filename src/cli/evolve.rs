@@ -196,8 +196,10 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
     if let Some(dir) = &plots
         && evolution.state().generation > 0
     {
-        plot_run(&out, dir)?;
-        println!("plots in {}", dir.display());
+        match plot_run(&out, dir) {
+            Ok(_) => println!("plots in {}", dir.display()),
+            Err(error) => eprintln!("warning: {error}"),
+        }
     }
     let state = evolution.state();
     match &state.champion {

@@ -12,7 +12,7 @@ use crate::arena::spec::MAX_DEPTH;
 use crate::arena::tournament::{AgentSummary, series_summary};
 use crate::arena::{AgentSpec, SeriesConfig, play_series};
 use crate::cli::tournament::{SUMMARY_HEADER, summary_fields};
-use crate::cli::{BadInput, MAX_THREADS, configure_threads};
+use crate::cli::{BadInput, MAX_GAMES, MAX_THREADS, configure_threads};
 use crate::games::mancala::Kalah;
 use crate::persist::write_atomic;
 use crate::rng::derive_seed;
@@ -23,8 +23,8 @@ pub struct GiffordArgs {
     #[arg(long, default_value_t = 2)]
     depth: u32,
     /// Games going first and, again, going second for each player (seed 002: 100).
-    #[arg(long, default_value_t = 100)]
-    games: usize,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
+    games: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (0 = one per core). Results do not depend on it.
@@ -37,29 +37,34 @@ pub struct GiffordArgs {
 
 /// The spec of the player using the heuristics in `mask` (bit k = H(k+1)).
 fn spec_for(mask: u32, depth: u32) -> String {
-    let names: Vec<String> = (0..6).filter(|k| mask >> k & 1 == 1).map(|k| format!("h{}", k + 1)).collect();
+    let names: Vec<String> = (0..6)
+        .filter(|k| mask >> k & 1 == 1)
+        .map(|k| format!("h{}", k + 1))
+        .collect();
     format!("minimax:{depth}:{}", names.join("+"))
 }
 
 pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
-    if args.games == 0 || !(1..=MAX_DEPTH).contains(&args.depth) {
-        return Err(BadInput(format!("--games must be ≥ 1 and --depth 1 to {MAX_DEPTH}")).into());
+    if !(1..=MAX_DEPTH).contains(&args.depth) {
+        return Err(BadInput(format!("--depth must be 1 to {MAX_DEPTH}")).into());
     }
     configure_threads(usize::from(args.threads))?;
     let start = Kalah::game(6, 4, false);
     let random = "random".parse::<AgentSpec>()?.build(&start)?;
-    let progress = ProgressBar::new(63 * 2 * args.games as u64);
+    let progress = ProgressBar::new(63 * 2 * u64::from(args.games));
     let mut rows: Vec<(u32, AgentSummary)> = (1..64u32)
         .into_par_iter()
         .map(|mask| {
             let spec = spec_for(mask, args.depth);
             let player = spec.parse::<AgentSpec>()?.build(&start)?;
             let config = SeriesConfig {
-                games: 2 * args.games,
+                games: 2 * args.games as usize,
                 opening_plies: 0,
                 seed: derive_seed(args.seed, &[u64::from(mask)]),
             };
-            let records = play_series(&start, player.as_ref(), random.as_ref(), config, &|| progress.inc(1))?;
+            let records = play_series(&start, player.as_ref(), random.as_ref(), config, &|| {
+                progress.inc(1)
+            })?;
             Ok((mask, series_summary(spec, &records)))
         })
         .collect::<anyhow::Result<_>>()?;
@@ -73,14 +78,29 @@ pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
     let mut text = format!("rank,h1,h2,h3,h4,h5,h6,lookahead,{SUMMARY_HEADER}\n");
     for (rank, (mask, summary)) in rows.iter().enumerate() {
         let flags: Vec<String> = (0..6).map(|k| (mask >> k & 1).to_string()).collect();
-        text.push_str(&format!("{},{},{},{}\n", rank + 1, flags.join(","), args.depth, summary_fields(summary)));
+        text.push_str(&format!(
+            "{},{},{},{}\n",
+            rank + 1,
+            flags.join(","),
+            args.depth,
+            summary_fields(summary)
+        ));
     }
     match &args.csv {
         Some(path) => {
             write_atomic(path, text.as_bytes())?;
-            println!("{} players ranked by win % against random; best:", rows.len());
+            println!(
+                "{} players ranked by win % against random; best:",
+                rows.len()
+            );
             for (mask, s) in rows.iter().take(5) {
-                println!("  {:<28} {:>6.1}% (first {:.1}%, second {:.1}%)", spec_for(*mask, args.depth), s.win_pct, s.win_pct_first, s.win_pct_second);
+                println!(
+                    "  {:<28} {:>6.1}% (first {:.1}%, second {:.1}%)",
+                    spec_for(*mask, args.depth),
+                    s.win_pct,
+                    s.win_pct_first,
+                    s.win_pct_second
+                );
             }
             println!("table written to {}", path.display());
         }

@@ -7,8 +7,8 @@ mod evolve;
 mod gifford;
 mod perft;
 pub(crate) mod plot;
-pub(crate) mod tournament;
 mod show;
+pub(crate) mod tournament;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -109,7 +109,9 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
             || cause.is::<EvaluatorError>()
             || cause.is::<OpeningError>()
             || cause.is::<TopologyError>()
-            || cause.is::<PlotError>()
+            || cause
+                .downcast_ref::<PlotError>()
+                .is_some_and(PlotError::is_bad_input)
             || cause
                 .downcast_ref::<EvolveError>()
                 .is_some_and(EvolveError::is_bad_input)
@@ -119,6 +121,9 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
     });
     if bad_input { 2 } else { 1 }
 }
+
+/// Most games a command plays per series: a guard against typos that would run for days.
+pub const MAX_GAMES: i64 = 1_000_000;
 
 /// Most worker threads a command accepts: far above any core count, far below what
 /// exhausts the process's memory for stacks.

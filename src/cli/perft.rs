@@ -10,8 +10,8 @@ pub struct PerftArgs {
     /// Game to count.
     #[arg(long)]
     game: GameName,
-    /// Plies to search (a forced pass or an extra turn counts as one ply).
-    #[arg(long)]
+    /// Plies to search (a forced pass or an extra turn counts as one ply), at most 20.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
     depth: u32,
     /// Start from this position string instead of the initial position.
     #[arg(long, allow_hyphen_values = true)]

@@ -8,7 +8,7 @@ use indicatif::ProgressBar;
 
 use crate::arena::AgentSpec;
 use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
-use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
+use crate::cli::{BadInput, GameName, MAX_GAMES, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::persist::write_atomic;
 
@@ -21,8 +21,8 @@ pub struct TournamentArgs {
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
     /// Games per pair; each agent moves first in half of them.
-    #[arg(long, default_value_t = 100)]
-    games: usize,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
+    games: u32,
     /// Random plies that make each opening (0: every game from the start position, for
     /// when a random or @EPS agent provides the variety).
     #[arg(long, default_value_t = 6)]
@@ -41,8 +41,8 @@ pub struct TournamentArgs {
 }
 
 pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
-    if args.agents.len() < 2 || args.games == 0 {
-        return Err(BadInput("a tournament needs at least two --agents and --games ≥ 1".into()).into());
+    if args.agents.len() < 2 {
+        return Err(BadInput("a tournament needs at least two --agents".into()).into());
     }
     configure_threads(usize::from(args.threads))?;
     with_game!(args.game, |start| play(start, args))
@@ -55,12 +55,12 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<(
         .map(|text| Ok((text.clone(), text.parse::<AgentSpec>()?.build(&start)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let config = TournamentConfig {
-        games_per_pair: args.games,
+        games_per_pair: args.games as usize,
         opening_plies: args.openings,
         seed: args.seed,
     };
     let pairs = agents.len() * (agents.len() - 1) / 2;
-    let progress = ProgressBar::new((pairs * args.games) as u64);
+    let progress = ProgressBar::new(pairs as u64 * u64::from(args.games));
     let result = round_robin(&start, &agents, config, &|| progress.inc(1))?;
     progress.finish_and_clear();
     if let Some(path) = &args.csv {
@@ -120,7 +120,18 @@ fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {
     );
     println!(
         "{:<24} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
-        "agent", "games", "win%", "1st%", "2nd%", "stones", "margin", "win-m", "loss-m", "capt", "again", "moves"
+        "agent",
+        "games",
+        "win%",
+        "1st%",
+        "2nd%",
+        "stones",
+        "margin",
+        "win-m",
+        "loss-m",
+        "capt",
+        "again",
+        "moves"
     );
     for s in &result.agents {
         println!(
@@ -148,9 +159,9 @@ fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {
     for (k, (s, row)) in result.agents.iter().zip(&result.matrix).enumerate() {
         print!("{:<24}", format!("#{} {}", k + 1, s.agent));
         for cell in row {
-            let text = cell
-                .as_ref()
-                .map_or("-".to_string(), |r| format!("{}/{}/{}", r.wins, r.draws, r.losses));
+            let text = cell.as_ref().map_or("-".to_string(), |r| {
+                format!("{}/{}/{}", r.wins, r.draws, r.losses)
+            });
             print!(" {text:>11}");
         }
         println!();

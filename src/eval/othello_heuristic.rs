@@ -118,7 +118,12 @@ impl OthelloWeights {
             reason,
         };
         let text = std::fs::read_to_string(path).map_err(|e| failure(e.to_string()))?;
-        serde_json::from_str(&text).map_err(|e| failure(e.to_string()))
+        let weights: OthelloWeights =
+            serde_json::from_str(&text).map_err(|e| failure(e.to_string()))?;
+        if !weights.as_array().iter().all(|w| w.is_finite()) {
+            return Err(failure("every weight must be a finite number".to_string()));
+        }
+        Ok(weights)
     }
 }
 

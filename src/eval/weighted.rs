@@ -86,6 +86,11 @@ impl<G: Game> WeightedSum<G> {
             serde_json::from_str(&text).map_err(|e| failure(e.to_string()))?;
         let mut sum = WeightedSum::defaults(features);
         for (name, weight) in given {
+            if !weight.is_finite() {
+                return Err(failure(format!(
+                    "the weight of '{name}' is not a finite number"
+                )));
+            }
             let index = features
                 .iter()
                 .position(|f| f.name == name)

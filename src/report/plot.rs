@@ -29,6 +29,14 @@ pub enum PlotError {
     Draw { path: PathBuf, reason: String },
 }
 
+impl PlotError {
+    /// True when the run directory given to us is at fault (exit code 2), false when
+    /// drawing or writing failed.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, PlotError::Draw { .. })
+    }
+}
+
 /// One generation's numbers, as read from `stats.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlotRow {
@@ -75,7 +83,12 @@ pub fn read_stats(path: &Path) -> Result<Vec<PlotRow>, PlotError> {
         .map(|(i, line)| {
             let fields: Vec<&str> = line.split(',').collect();
             let bad = || failure(format!("line {} is malformed", i + 2));
-            let number = |c: usize| fields.get(c).and_then(|f| f.parse::<f64>().ok());
+            let number = |c: usize| {
+                fields
+                    .get(c)
+                    .and_then(|f| f.parse::<f64>().ok())
+                    .filter(|x| x.is_finite())
+            };
             let benchmark = match (number(rate), number(low), number(high)) {
                 (Some(r), Some(l), Some(h)) => Some((r, l, h)),
                 _ => None,
