@@ -303,3 +303,153 @@ fn oware_ends_at_the_first_repetition_with_seeds_to_their_owners() {
     assert_eq!(game.score()[0] + game.score()[1], 48);
     assert!(game.board().row_total(Player::First) + game.board().row_total(Player::Second) == 0);
 }
+
+/// The final store margin of the first player under perfect play, by brute force.
+fn brute_force<R: Rules>(game: &Mancala<R>) -> i32 {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    if moves.is_empty() {
+        let [a, b] = game.score();
+        return a - b;
+    }
+    let values = moves.iter().map(|&mv| {
+        let mut child = game.clone();
+        child.play_unchecked(mv);
+        brute_force(&child)
+    });
+    match game.to_move() {
+        Player::First => values.max().unwrap(),
+        Player::Second => values.min().unwrap(),
+    }
+}
+
+#[test]
+fn the_solver_agrees_with_brute_force_on_small_boards() {
+    use evoboard::search::solve::solve;
+    for (pits, seeds) in [(2, 1), (3, 1), (3, 2), (4, 1), (2, 3)] {
+        for empty_capture in [false, true] {
+            let game = Kalah::game(pits, seeds, empty_capture);
+            assert_eq!(
+                solve(&game).first_player_margin,
+                brute_force(&game),
+                "kalah({pits},{seeds}) empty-capture {empty_capture}"
+            );
+        }
+    }
+    // Mid-game positions, with stores already filled and either side to move.
+    for text in [
+        "2,0,3,1 1,2,0,2 2 1 N",
+        "0,3,1,2 2,2,0,1 1 2 S",
+        "1,1,2,0 0,3,1,1 3 2 N empty-capture",
+    ] {
+        let game = kalah(text);
+        assert_eq!(
+            solve(&game).first_player_margin,
+            brute_force(&game),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn kalah_features_follow_seed_002() {
+    use evoboard::eval::NamedEvaluators;
+    // 30 seeds: the winning threshold is 16.
+    let game = kalah("1,2,3,4,5,6 0,0,0,0,0,1 5 3 S");
+    let value = |name: &str, side: Player| {
+        Mancala::<Kalah>::evaluator(name)
+            .unwrap()
+            .evaluate(&game, side)
+    };
+    assert_eq!(value("h1", Player::First), 2.0);
+    assert_eq!(value("h1", Player::Second), -2.0);
+    assert_eq!(value("stores", Player::First), 2.0);
+    assert_eq!(value("h2", Player::First), 5.0 - 16.0);
+    assert_eq!(value("h3", Player::First), 16.0 - 3.0);
+    assert_eq!(
+        value("h4", Player::First),
+        5.0 + 6.0,
+        "the third nearest the store"
+    );
+    assert_eq!(
+        value("h5", Player::First),
+        1.0 + 2.0,
+        "the third farthest from it"
+    );
+    assert_eq!(value("h6", Player::First), 3.0 + 4.0);
+    assert_eq!(value("h4", Player::Second), 1.0);
+    assert_eq!(value("h1+h4", Player::First), 13.0);
+    let default = 2.0 + 0.25 * -11.0 + 0.25 * 13.0 + 0.1 * 11.0 + 0.05 * 7.0;
+    assert!((value("heuristic", Player::First) - default).abs() < 1e-5);
+    assert!(Mancala::<Kalah>::evaluator("h7").is_err());
+    assert!(Mancala::<Kalah>::evaluator("wpc").is_err());
+}
+
+#[test]
+fn oware_features_are_differences_for_the_evaluated_side() {
+    use evoboard::eval::NamedEvaluators;
+    let game = oware("1,2,12,0,0,0 2,1,0,0,3,0 10 17 S");
+    let value = |name: &str, side: Player| {
+        Mancala::<Oware>::evaluator(name)
+            .unwrap()
+            .evaluate(&game, side)
+    };
+    for side in Player::BOTH {
+        let sign = if side == Player::First { 1.0 } else { -1.0 };
+        assert_eq!(value("captured", side), sign * -7.0);
+        assert_eq!(value("mobility", side), 0.0);
+        assert_eq!(value("vulnerable", side), 0.0);
+        assert_eq!(value("accumulation", side), sign * 1.0);
+    }
+    // Feeding counts in mobility: with North empty, South may only play pits that reach it.
+    let feeding = oware("1,2,12,0,0,0 0,0,0,0,0,0 10 23 S");
+    let mobility = Mancala::<Oware>::evaluator("mobility").unwrap();
+    assert_eq!(mobility.evaluate(&feeding, Player::First), 1.0);
+}
+
+#[test]
+fn tournament_statistics_add_up() {
+    use evoboard::arena::AgentSpec;
+    use evoboard::arena::tournament::{TournamentConfig, round_robin};
+    let start = Kalah::game(6, 4, false);
+    let agents: Vec<_> = ["random", "first", "heuristic:2"]
+        .iter()
+        .map(|s| {
+            (
+                s.to_string(),
+                s.parse::<AgentSpec>().unwrap().build(&start).unwrap(),
+            )
+        })
+        .collect();
+    let config = TournamentConfig {
+        games_per_pair: 10,
+        opening_plies: 2,
+        seed: 3,
+    };
+    let result = round_robin(&start, &agents, config, &|| {}).unwrap();
+    for (i, agent) in result.agents.iter().enumerate() {
+        assert_eq!(agent.games, 20);
+        assert_eq!(agent.wins + agent.draws + agent.losses, 20);
+        assert!((agent.win_pct - 100.0 * agent.wins as f64 / 20.0).abs() < 1e-9);
+        assert!((agent.win_pct - (agent.win_pct_first + agent.win_pct_second) / 2.0).abs() < 1e-9);
+        for j in 0..3 {
+            match (&result.matrix[i][j], &result.matrix[j][i]) {
+                (Some(a), Some(b)) => {
+                    assert_eq!((a.wins, a.draws, a.losses), (b.losses, b.draws, b.wins))
+                }
+                (None, None) => assert_eq!(i, j),
+                _ => panic!("matrix not symmetric"),
+            }
+        }
+    }
+    assert!(
+        result.agents[2].win_pct > result.agents[0].win_pct,
+        "search beats random"
+    );
+    assert!(result.agents[2].avg_extra_turns > 0.0 && result.agents[2].avg_captures >= 0.0);
+    assert_eq!(
+        round_robin(&start, &agents, config, &|| {}).unwrap(),
+        result,
+        "reproducible"
+    );
+}

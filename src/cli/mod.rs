@@ -8,6 +8,7 @@ mod gifford;
 mod perft;
 pub(crate) mod plot;
 mod show;
+mod solve;
 pub(crate) mod tournament;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -44,6 +45,8 @@ pub enum Command {
     Tournament(tournament::TournamentArgs),
     /// Seed 002's experiment: all 63 combinations of Kalah's H1–H6 against random.
     Gifford(gifford::GiffordArgs),
+    /// The exact value of a small Kalah board (first player's final store margin).
+    Solve(solve::SolveArgs),
     /// Measure engine speed: perft and alpha-beta nodes per second.
     Bench(bench::BenchArgs),
 }
@@ -96,6 +99,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Benchmark(args) => benchmark::run(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Gifford(args) => gifford::run(&args),
+        Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
 }

@@ -7,6 +7,7 @@
 
 mod negamax;
 mod ordering;
+pub mod solve;
 
 pub use negamax::{SearchResult, plain_negamax, search};
 

@@ -1,0 +1,49 @@
+//! `evoboard solve`: the exact value of a small Kalah board.
+
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::games::mancala::Kalah;
+use crate::search::solve::solve;
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Only Kalah can be solved (Oware's repetition rule defeats the table).
+    #[arg(long, value_parser = ["kalah"])]
+    game: String,
+    /// Pits per side (1 to 7).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=7))]
+    pits: u8,
+    /// Seeds per pit (the board may hold at most 255).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=18))]
+    seeds: u8,
+    /// Capture even when the opposite pit is empty (Irving, Donkers & Uiterwijk 2000).
+    #[arg(long)]
+    empty_capture: bool,
+}
+
+pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
+    let game = Kalah::game(usize::from(args.pits), args.seeds, args.empty_capture);
+    let clock = Instant::now();
+    let solution = solve(&game);
+    let seconds = clock.elapsed().as_secs_f64();
+    let verdict = match solution.first_player_margin {
+        m if m > 0 => format!("first player wins by {m}"),
+        m if m < 0 => format!("second player wins by {}", -m),
+        _ => "draw".to_string(),
+    };
+    println!(
+        "kalah({},{}){}: {verdict} — {} nodes, {} table entries, {seconds:.2} s",
+        args.pits,
+        args.seeds,
+        if args.empty_capture {
+            " empty-capture"
+        } else {
+            ""
+        },
+        solution.nodes,
+        solution.table_entries
+    );
+    Ok(())
+}
