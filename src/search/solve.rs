@@ -41,11 +41,13 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Bounds known for a position's future margin.
+/// Bounds known for a position's future margin, and the move that last proved best there
+/// (searched first next time: the key to cut-offs in the repeated null-window searches).
 #[derive(Clone, Copy)]
 struct Bounds {
     lower: i16,
     upper: i16,
+    best_move: u8,
 }
 
 struct Solver {
@@ -80,7 +82,9 @@ impl Solver {
             return 0;
         }
         let k = key(game);
+        let mut hint = None;
         if let Some(b) = self.table.get(&k) {
+            hint = Some(b.best_move);
             let (lower, upper) = (i32::from(b.lower), i32::from(b.upper));
             if lower == upper || lower >= beta {
                 return lower;
@@ -94,20 +98,26 @@ impl Solver {
         // The window actually searched: the result is exact only strictly inside it.
         let (alpha0, beta0) = (alpha, beta);
         let mover = game.to_move();
-        // Children ordered by what the move banks at once, extra turns first.
-        let mut children: Vec<(i32, bool, Mancala<R>)> = moves
+        // Children ordered: the table's best move, then extra turns, then what a move banks.
+        let mut children: Vec<(i32, bool, Mancala<R>, u8)> = moves
             .iter()
             .map(|&mv| {
                 let mut child = game.clone();
                 child.play_unchecked(mv);
                 let gain = margin(&child, mover) - margin(game, mover);
-                (gain, child.to_move() == mover, child)
+                (gain, child.to_move() == mover, child, mv.0)
             })
             .collect();
-        children
-            .sort_by_key(|(gain, again, _)| (std::cmp::Reverse(*again), std::cmp::Reverse(*gain)));
+        children.sort_by_key(|(gain, again, _, mv)| {
+            (
+                Some(*mv) != hint,
+                std::cmp::Reverse(*again),
+                std::cmp::Reverse(*gain),
+            )
+        });
         let mut best = i32::MIN;
-        for (gain, again, child) in &children {
+        let mut best_move = children[0].3;
+        for (gain, again, child, mv) in &children {
             let value = gain
                 + if *again {
                     self.future(child, alpha - gain, beta - gain)
@@ -116,6 +126,7 @@ impl Solver {
                 };
             if value > best {
                 best = value;
+                best_move = *mv;
                 alpha = alpha.max(value);
                 if alpha >= beta {
                     break;
@@ -125,7 +136,9 @@ impl Solver {
         let bounds = self.table.entry(k).or_insert(Bounds {
             lower: i16::MIN,
             upper: i16::MAX,
+            best_move,
         });
+        bounds.best_move = best_move;
         let best16 = best as i16;
         if best <= alpha0 {
             bounds.upper = bounds.upper.min(best16);
@@ -135,6 +148,7 @@ impl Solver {
             *bounds = Bounds {
                 lower: best16,
                 upper: best16,
+                best_move,
             };
         }
         best
@@ -157,7 +171,19 @@ pub fn solve<R: Rules>(game: &Mancala<R>) -> Solution {
         nodes: 0,
     };
     let mover = game.to_move();
-    let future = solver.future(game, -1000, 1000);
+    // MTD(f): null-window searches converge on the value from a first guess of 0, each
+    // one cheap thanks to the bounds and best moves the table keeps from the others.
+    let (mut lower, mut upper, mut guess) = (-1000, 1000, 0);
+    while lower < upper {
+        let beta = if guess == lower { guess + 1 } else { guess };
+        guess = solver.future(game, beta - 1, beta);
+        if guess < beta {
+            upper = guess;
+        } else {
+            lower = guess;
+        }
+    }
+    let future = guess;
     let for_mover = margin(game, mover) + future;
     Solution {
         first_player_margin: if mover == Player::First {
