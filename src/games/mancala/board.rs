@@ -116,14 +116,17 @@ impl Board {
         self.pits_per_side() - 1 - pit
     }
 
-    /// Lifts the seeds of `mover`'s pit `origin` and sows them one by one
-    /// counter-clockwise; returns where the last one fell. The pit must hold seeds.
-    pub fn sow(&mut self, mover: Player, origin: usize, sowing: Sowing) -> Landing {
+    /// Lifts the seeds of pit `origin` of row `row` and sows them one by one
+    /// counter-clockwise for `mover` (whose store receives seeds, when the rules say so);
+    /// returns where the last one fell. The pit must hold seeds. `row` is the mover's own
+    /// for an ordinary move; relay sowing (Congklak) lifts the pit where a lap ended, on
+    /// either side, and sows on for the same mover.
+    pub fn sow(&mut self, mover: Player, row: Player, origin: usize, sowing: Sowing) -> Landing {
         let m = self.pits_per_side();
-        let start = self.index(mover, origin);
+        let start = self.index(row, origin);
         let mut seeds = self.pits[start];
         self.pits[start] = 0;
-        let (mut side, mut slot) = (mover, origin);
+        let (mut side, mut slot) = (row, origin);
         loop {
             // Advance one position: slot m is `side`'s store, after which the other row begins.
             slot += 1;
@@ -141,7 +144,7 @@ impl Board {
                 }
                 continue;
             }
-            if sowing.skip_origin && side == mover && slot == origin {
+            if sowing.skip_origin && side == row && slot == origin {
                 continue;
             }
             let i = self.index(side, slot);

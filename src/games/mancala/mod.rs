@@ -168,7 +168,7 @@ impl<R: Rules> Game for Mancala<R> {
         let mover = self.to_move;
         let last = self
             .board
-            .sow(mover, usize::from(mv.0), self.rules.sowing());
+            .sow(mover, mover, usize::from(mv.0), self.rules.sowing());
         let settled = self.rules.settle(&mut self.board, mover, last);
         let next = if settled.extra_turn {
             mover

@@ -1,0 +1,190 @@
+//! The command line with `--game kalah` and `--game oware`/`ayo`: perft, show, evolve to a
+//! champion that plays, tournaments with CSV/JSON output, the Gifford sweep and the solver.
+
+use std::process::{Command, Output};
+
+fn evoboard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .current_dir(std::env::temp_dir())
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let output = evoboard(args);
+    assert!(output.status.success(), "evoboard {args:?}: {output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("evoboard-mancala-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn perft_and_show_work_for_both_games() {
+    assert_eq!(
+        stdout_of(&["perft", "--game", "oware", "--depth", "5"]).trim(),
+        "5219"
+    );
+    assert_eq!(
+        stdout_of(&["perft", "--game", "ayo", "--depth", "4"]).trim(),
+        "1014"
+    );
+    assert_eq!(
+        stdout_of(&["perft", "--game", "kalah", "--depth", "3"]).trim(),
+        "185"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "show", "--game", "kalah", "--moves", "3", "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["position"], "4,4,0,5,5,5 4,4,4,4,4,4 1 0 S");
+    assert_eq!(json["to_move"], 0, "an extra turn");
+    assert_eq!(json["score"], serde_json::json!([1, 0]));
+    let bad = evoboard(&["show", "--game", "oware", "--moves", "7"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let position = "1,0,0,0,0,3 1,0,0,0,5,0 0 0 S";
+    let after = stdout_of(&[
+        "show",
+        "--game",
+        "kalah",
+        "--position",
+        position,
+        "--moves",
+        "1",
+        "--json",
+    ]);
+    assert!(
+        after.contains("\"0,0,0,0,0,3 1,0,0,0,0,0 6 0 N\""),
+        "{after}"
+    );
+}
+
+#[test]
+fn evolved_mancala_champions_play_from_their_files() {
+    for game in ["kalah", "oware"] {
+        let dir = temp_dir(game);
+        let out = dir.to_str().unwrap();
+        let output = evoboard(&[
+            "evolve",
+            "--game",
+            game,
+            "--population",
+            "6",
+            "--generations",
+            "2",
+            "--depth",
+            "1",
+            "--bench-games",
+            "4",
+            "--no-plots",
+            "--out",
+            out,
+        ]);
+        assert!(output.status.success(), "{output:?}");
+        let run: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+        assert_eq!(run["topology"], serde_json::json!([14, 9, 1]));
+        let spec = format!("champion:{out}/champion.evo");
+        let report: serde_json::Value = serde_json::from_str(&stdout_of(&[
+            "benchmark",
+            "--game",
+            game,
+            "--player",
+            &spec,
+            "--opponent",
+            "random",
+            "--games",
+            "10",
+            "--json",
+        ]))
+        .unwrap();
+        assert_eq!(report["games"], 10);
+        // A champion of one game is refused by the other.
+        let other = if game == "kalah" { "oware" } else { "kalah" };
+        let wrong = evoboard(&[
+            "benchmark",
+            "--game",
+            other,
+            "--player",
+            &spec,
+            "--games",
+            "2",
+        ]);
+        assert_eq!(wrong.status.code(), Some(2));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn tournament_writes_tables_csv_and_json() {
+    let dir = temp_dir("tournament");
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("t.csv");
+    let text = stdout_of(&[
+        "tournament",
+        "--game",
+        "kalah",
+        "--agents",
+        "random,first,heuristic:2",
+        "--games",
+        "10",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        text.contains("win%") && text.contains("heuristic:2") && text.contains("#3"),
+        "{text}"
+    );
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(table.lines().count(), 4);
+    assert!(table.starts_with("agent,games,wins,draws,losses,win_pct,"));
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "tournament",
+        "--game",
+        "oware",
+        "--agents",
+        "random,heuristic:1",
+        "--games",
+        "6",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["agents"].as_array().unwrap().len(), 2);
+    assert_eq!(json["matrix"][0][0], serde_json::Value::Null);
+    let lonely = evoboard(&["tournament", "--game", "kalah", "--agents", "random"]);
+    assert_eq!(lonely.status.code(), Some(2));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn gifford_ranks_all_63_players_and_the_solver_answers() {
+    let dir = temp_dir("gifford");
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("g.csv");
+    stdout_of(&[
+        "gifford",
+        "--depth",
+        "1",
+        "--games",
+        "10",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert_eq!(rows.len(), 63);
+    let win_pct = |row: &str| row.split(',').nth(8).unwrap().parse::<f64>().unwrap();
+    assert!(
+        rows.windows(2).all(|w| win_pct(w[0]) >= win_pct(w[1])),
+        "ranked by win %"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+    let solved = stdout_of(&["solve", "--game", "kalah", "--pits", "4", "--seeds", "3"]);
+    assert!(solved.contains("first player wins by 6"), "{solved}");
+    let bad = evoboard(&["solve", "--game", "oware", "--pits", "6", "--seeds", "4"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
