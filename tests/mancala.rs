@@ -68,12 +68,7 @@ fn random_games<R: Rules>(start: &Mancala<R>, games: u64) -> usize {
             finished += 1;
             let [a, b] = game.score();
             assert_eq!((a + b) as u32, total, "a finished game banks every seed");
-            let expected = match a.cmp(&b) {
-                std::cmp::Ordering::Greater => Outcome::Win(Player::First),
-                std::cmp::Ordering::Less => Outcome::Win(Player::Second),
-                std::cmp::Ordering::Equal => Outcome::Draw,
-            };
-            assert_eq!(outcome, expected);
+            assert_eq!(outcome, Outcome::from_score([a, b]));
         }
     }
     finished

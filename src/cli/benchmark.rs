@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, play_series};
-use crate::cli::{GameName, MAX_GAMES, MAX_THREADS, configure_threads, with_game};
+use crate::cli::{GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 
 #[derive(Debug, Args)]
@@ -21,25 +21,15 @@ pub struct BenchmarkArgs {
     /// Its opponent.
     #[arg(long, default_value = "heuristic:2")]
     opponent: String,
-    /// Number of games; each opening is played with both colours, so use an even number.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
-    games: u32,
-    /// Random plies from the start position that make each opening.
-    #[arg(long, default_value_t = 6)]
-    openings: u32,
-    /// Seed of the openings and of the agents' random choices.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Worker threads (0 = one per core). Results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
-    threads: u16,
+    #[command(flatten)]
+    series: SeriesArgs,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: &BenchmarkArgs) -> anyhow::Result<()> {
-    configure_threads(usize::from(args.threads))?;
+    configure_threads(usize::from(args.series.threads))?;
     with_game!(args.game, |start| run_series(start, args))
 }
 
@@ -47,11 +37,11 @@ fn run_series<G: NamedEvaluators>(start: G, args: &BenchmarkArgs) -> anyhow::Res
     let player = args.player.parse::<AgentSpec>()?.build(&start)?;
     let opponent = args.opponent.parse::<AgentSpec>()?.build(&start)?;
     let config = SeriesConfig {
-        games: args.games as usize,
-        opening_plies: args.openings,
-        seed: args.seed,
+        games: args.series.games as usize,
+        opening_plies: args.series.openings,
+        seed: args.series.seed,
     };
-    let progress = ProgressBar::new(u64::from(args.games)).with_style(
+    let progress = ProgressBar::new(u64::from(args.series.games)).with_style(
         ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")?
             .progress_chars("=> "),
     );
@@ -75,8 +65,8 @@ fn report_json(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) -> serde_j
         "game": game,
         "player": args.player.to_string(),
         "opponent": args.opponent.to_string(),
-        "seed": args.seed,
-        "opening_plies": args.openings,
+        "seed": args.series.seed,
+        "opening_plies": args.series.openings,
     });
     if let (Some(object), Ok(serde_json::Value::Object(fields))) =
         (report.as_object_mut(), serde_json::to_value(stats))
@@ -89,7 +79,7 @@ fn report_json(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) -> serde_j
 fn print_table(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) {
     println!(
         "{game}: {} vs {}, {} games ({} random opening plies, seed {})",
-        args.player, args.opponent, stats.record.games, args.openings, args.seed
+        args.player, args.opponent, stats.record.games, args.series.openings, args.series.seed
     );
     println!(
         "{:<8} {:>5} {:>5} {:>6} {:>9} {:>17} {:>8} {:>8}",

@@ -84,6 +84,25 @@ macro_rules! with_game {
 }
 pub(crate) use with_game;
 
+/// How the games of a series are set up: shared by `benchmark` and `tournament`.
+#[derive(Debug, clap::Args)]
+pub struct SeriesArgs {
+    /// Games per series (per pair in a tournament); each opening is played with both
+    /// colours, so use an even number.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
+    pub games: u32,
+    /// Random plies from the start position that make each opening (0: every game from the
+    /// start position, for when a random or @EPS agent provides the variety).
+    #[arg(long, default_value_t = 6)]
+    pub openings: u32,
+    /// Seed of the openings and of the agents' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0 = one per core). Results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
+    pub threads: u16,
+}
+
 /// Input the user got wrong, found by a command (not by a parser with its own error type).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]

@@ -8,7 +8,7 @@ use indicatif::ProgressBar;
 
 use crate::arena::AgentSpec;
 use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
-use crate::cli::{BadInput, GameName, MAX_GAMES, MAX_THREADS, configure_threads, with_game};
+use crate::cli::{BadInput, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::persist::write_atomic;
 
@@ -20,18 +20,8 @@ pub struct TournamentArgs {
     /// Two or more agent specs, comma-separated (e.g. random,heuristic:2,minimax:4:h1+h2).
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
-    /// Games per pair; each agent moves first in half of them.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
-    games: u32,
-    /// Random plies that make each opening (0: every game from the start position, for
-    /// when a random or @EPS agent provides the variety).
-    #[arg(long, default_value_t = 6)]
-    openings: u32,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Worker threads (0 = one per core). Results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
-    threads: u16,
+    #[command(flatten)]
+    series: SeriesArgs,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     json: bool,
@@ -44,7 +34,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     if args.agents.len() < 2 {
         return Err(BadInput("a tournament needs at least two --agents".into()).into());
     }
-    configure_threads(usize::from(args.threads))?;
+    configure_threads(usize::from(args.series.threads))?;
     with_game!(args.game, |start| play(start, args))
 }
 
@@ -55,12 +45,12 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<(
         .map(|text| Ok((text.clone(), text.parse::<AgentSpec>()?.build(&start)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let config = TournamentConfig {
-        games_per_pair: args.games as usize,
-        opening_plies: args.openings,
-        seed: args.seed,
+        games_per_pair: args.series.games as usize,
+        opening_plies: args.series.openings,
+        seed: args.series.seed,
     };
     let pairs = agents.len() * (agents.len() - 1) / 2;
-    let progress = ProgressBar::new(pairs as u64 * u64::from(args.games));
+    let progress = ProgressBar::new(pairs as u64 * u64::from(args.series.games));
     let result = round_robin(&start, &agents, config, &|| progress.inc(1))?;
     progress.finish_and_clear();
     if let Some(path) = &args.csv {
@@ -114,9 +104,9 @@ fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {
     println!(
         "{game}: round robin of {} agents, {} games per pair ({} random opening plies, seed {})",
         result.agents.len(),
-        args.games,
-        args.openings,
-        args.seed
+        args.series.games,
+        args.series.openings,
+        args.series.seed
     );
     println!(
         "{:<24} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",

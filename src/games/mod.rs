@@ -55,6 +55,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The result of a finished game with final `score` (first, second): more wins.
+    pub fn from_score(score: [i32; 2]) -> Outcome {
+        match score[0].cmp(&score[1]) {
+            std::cmp::Ordering::Greater => Outcome::Win(Player::First),
+            std::cmp::Ordering::Less => Outcome::Win(Player::Second),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
     /// +1 for a win of `player`, 0 for a draw, −1 for a loss.
     pub fn sign_for(self, player: Player) -> i32 {
         match self {

@@ -199,12 +199,7 @@ impl<R: Rules> Game for Mancala<R> {
         if !self.over {
             return None;
         }
-        let [first, second] = self.score();
-        Some(match first.cmp(&second) {
-            std::cmp::Ordering::Greater => Outcome::Win(Player::First),
-            std::cmp::Ordering::Less => Outcome::Win(Player::Second),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        Some(Outcome::from_score(self.score()))
     }
 
     fn score(&self) -> [i32; 2] {

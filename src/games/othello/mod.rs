@@ -148,12 +148,7 @@ impl Game for Othello {
         if !self.is_over() {
             return None;
         }
-        let [black, white] = self.disc_counts();
-        Some(match black.cmp(&white) {
-            std::cmp::Ordering::Greater => Outcome::Win(Player::First),
-            std::cmp::Ordering::Less => Outcome::Win(Player::Second),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        Some(Outcome::from_score(self.disc_counts()))
     }
 
     fn score(&self) -> [i32; 2] {
