@@ -19,6 +19,13 @@ use crate::persist::PersistError;
 /// exponentially; beyond about 10 plies a single move can take minutes or more.)
 pub const MAX_DEPTH: u32 = 30;
 
+/// Search depths of the difficulty levels (seed 001 names them; the depths are ours):
+/// `normal` = `heuristic:2`, `expert` = `heuristic:4`, `impossible` = `heuristic:8`
+/// (`random` is the random player).
+pub const NORMAL_DEPTH: u32 = 2;
+pub const EXPERT_DEPTH: u32 = 4;
+pub const IMPOSSIBLE_DEPTH: u32 = 8;
+
 /// Why a spec could not be read or built.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
@@ -136,6 +143,9 @@ impl FromStr for AgentSpec {
         };
         let kind = match parts.as_slice() {
             ["random"] => AgentKind::Random,
+            ["normal"] => minimax(NORMAL_DEPTH, "heuristic"),
+            ["expert"] => minimax(EXPERT_DEPTH, "heuristic"),
+            ["impossible"] => minimax(IMPOSSIBLE_DEPTH, "heuristic"),
             ["first"] => AgentKind::First,
             ["heuristic", d] => minimax(depth(d)?, "heuristic"),
             ["wpc", d] => minimax(depth(d)?, "wpc"),

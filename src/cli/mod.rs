@@ -6,6 +6,7 @@ mod benchmark;
 mod evolve;
 mod gifford;
 mod perft;
+mod play;
 pub(crate) mod plot;
 mod show;
 mod solve;
@@ -41,6 +42,8 @@ pub enum Command {
     Plot(plot::PlotArgs),
     /// Play a series of games between two agents and report win rate and timings.
     Benchmark(benchmark::BenchmarkArgs),
+    /// Play in the terminal: people against engines or each other, with hints and undo.
+    Play(play::PlayArgs),
     /// Round robin between agents, with seed 002's statistics and the pairwise matrix.
     Tournament(tournament::TournamentArgs),
     /// Seed 002's experiment: all 63 combinations of Kalah's H1–H6 against random.
@@ -116,6 +119,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Evolve(args) => evolve::run(&args),
         Command::Plot(args) => plot::run(&args),
         Command::Benchmark(args) => benchmark::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),

@@ -131,6 +131,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         Ok(next)
     }
 
+    /// What the game calls `player` (Othello: black/white; mancala: South/North).
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "first player",
+            Player::Second => "second player",
+        }
+    }
+
     /// Whether the move that led to this position captured seeds (mancala games); used by
     /// tournament statistics. Games without captures keep the default.
     fn last_move_captured(&self) -> bool {

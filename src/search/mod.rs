@@ -9,7 +9,7 @@ mod negamax;
 mod ordering;
 pub mod solve;
 
-pub use negamax::{SearchResult, plain_negamax, search};
+pub use negamax::{SearchResult, move_values, plain_negamax, search};
 
 use crate::eval::{Evaluator, HEURISTIC_BOUND};
 use crate::games::{Game, Player};

@@ -160,3 +160,33 @@ pub fn plain_negamax<G: Game, E: Evaluator<G> + ?Sized>(
         })
         .fold(f32::NEG_INFINITY, f32::max)
 }
+
+/// Every legal move with its value for the side to move (`depth` plies in all, so each
+/// reply is searched `depth − 1` deep), best first: what a hint shows.
+pub fn move_values<G: Game, E: Evaluator<G> + ?Sized>(
+    game: &G,
+    depth: u32,
+    evaluator: &E,
+) -> Vec<(G::Move, f32)> {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    let mover = game.to_move();
+    let mut values: Vec<(G::Move, f32)> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            let value = search(&child, depth.saturating_sub(1), evaluator).value;
+            (
+                mv,
+                if child.to_move() == mover {
+                    value
+                } else {
+                    -value
+                },
+            )
+        })
+        .collect();
+    values.sort_by(|a, b| b.1.total_cmp(&a.1));
+    values
+}

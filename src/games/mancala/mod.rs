@@ -191,6 +191,13 @@ impl<R: Rules> Game for Mancala<R> {
         }
     }
 
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "South",
+            Player::Second => "North",
+        }
+    }
+
     fn last_move_captured(&self) -> bool {
         self.captured
     }

@@ -144,6 +144,13 @@ impl Game for Othello {
         self.to_move = self.to_move.opponent();
     }
 
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "black (X)",
+            Player::Second => "white (O)",
+        }
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.is_over() {
             return None;

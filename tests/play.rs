@@ -1,0 +1,138 @@
+//! `evoboard play` driven through stdin: moves, hints, undo, bad input, quit, end of input,
+//! and a saved record that `show --moves` replays.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `play` with `args`, feeding `input`; returns (exit code, stdout, stderr).
+fn play(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn othello_human_session_with_hint_errors_undo_and_quit() {
+    let (code, out, err) = play(
+        &["--game", "othello", "--first", "human", "--second", "first"],
+        "help\nhint\nz9\na1\nf5\nundo\nd3\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("commands: a move"), "{out}");
+    assert!(out.contains("hint (depth 4, best first): "), "{out}");
+    assert!(out.contains("malformed move 'z9'"), "{out}");
+    assert!(out.contains("illegal move 'a1'"), "{out}");
+    assert!(out.contains("black (X) plays f5"), "{out}");
+    assert!(
+        out.contains("taken back to black (X)'s previous turn"),
+        "{out}"
+    );
+    assert!(out.contains("black (X) plays d3"), "{out}");
+    // After the undo the engine answers d3 with its first legal move, c3.
+    assert!(out.contains("white (O) plays c3"), "{out}");
+    assert!(out.trim_end().ends_with("game abandoned"), "{out}");
+}
+
+#[test]
+fn kalah_extra_turn_capture_and_end_of_input() {
+    let (code, out, _) = play(
+        &[
+            "--game", "kalah", "--first", "human", "--second", "normal", "--hints",
+        ],
+        "3\n7\nundo\nundo\n",
+    );
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("South plays 3 (score 1–0, and moves again)"),
+        "{out}"
+    );
+    assert!(out.contains("expected a pit number from 1 to 6"), "{out}");
+    assert!(out.contains("taken back to South's previous turn"), "{out}");
+    assert!(out.contains("nothing to undo"), "{out}");
+    assert!(out.contains("end of input: game abandoned"), "{out}");
+    assert!(
+        out.matches("hint (depth 4").count() >= 3,
+        "hints before every human move"
+    );
+}
+
+#[test]
+fn oware_engines_finish_and_the_record_replays() {
+    let dir = std::env::temp_dir().join(format!("evoboard-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.txt");
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "ayo",
+            "--first",
+            "random",
+            "--second",
+            "normal",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("game over: "), "{out}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(field("game"), "oware");
+    let replay = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args([
+            "show",
+            "--game",
+            "oware",
+            "--position",
+            &field("start"),
+            "--moves",
+            &field("moves"),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{replay:?}");
+    let shown: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap();
+    assert_eq!(shown["terminal"], true);
+    let score = shown["score"].as_array().unwrap();
+    assert!(
+        field("result").contains(&format!("{}–{}", score[0], score[1])),
+        "{text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_seats_are_errors() {
+    let (code, _, err) = play(
+        &[
+            "--game", "othello", "--first", "nobody", "--second", "human",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(2));
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
