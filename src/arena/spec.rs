@@ -170,28 +170,10 @@ impl AgentSpec {
     /// Builds the agent for game `G` (whose positions look like `start`), resolving
     /// evaluator names and loading champion files for that game.
     pub fn build<G: NamedEvaluators>(&self, start: &G) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let searcher = |depth: u32, evaluator: SharedEvaluator<G>| -> Box<dyn Agent<G>> {
-            Box::new(SearchAgent {
-                depth,
-                evaluator,
-                label: self.body.clone(),
-            })
-        };
-        let base: Box<dyn Agent<G>> = match &self.kind {
-            AgentKind::Random => Box::new(RandomAgent),
-            AgentKind::First => Box::new(FirstMoveAgent),
-            AgentKind::Minimax { depth, evaluator } => searcher(
-                *depth,
-                G::evaluator(evaluator).map_err(|source| SpecError::Evaluator {
-                    spec: self.text.clone(),
-                    source,
-                })?,
-            ),
-            AgentKind::Champion { path, depth } => {
-                let champion = self.load_champion(path, start)?;
-                let depth = depth.unwrap_or(champion.depth);
-                searcher(depth, Arc::new(champion.evaluator()))
-            }
+        let base: Box<dyn Agent<G>> = match (&self.kind, self.searcher(start)?) {
+            (_, Some(agent)) => Box::new(agent),
+            (AgentKind::First, None) => Box::new(FirstMoveAgent),
+            (_, None) => Box::new(RandomAgent),
         };
         Ok(match self.epsilon {
             Some(epsilon) if epsilon > 0.0 => Box::new(EpsilonAgent {
@@ -204,6 +186,36 @@ impl AgentSpec {
 }
 
 impl AgentSpec {
+    /// The search this spec names (minimax, heuristic, wpc, champion), without its @EPS
+    /// part; `None` for `random` and `first`. Engines that report evaluations use it.
+    pub fn searcher<G: NamedEvaluators>(
+        &self,
+        start: &G,
+    ) -> Result<Option<SearchAgent<G>>, SpecError> {
+        let (depth, evaluator): (u32, SharedEvaluator<G>) = match &self.kind {
+            AgentKind::Random | AgentKind::First => return Ok(None),
+            AgentKind::Minimax { depth, evaluator } => (
+                *depth,
+                G::evaluator(evaluator).map_err(|source| SpecError::Evaluator {
+                    spec: self.text.clone(),
+                    source,
+                })?,
+            ),
+            AgentKind::Champion { path, depth } => {
+                let champion = self.load_champion(path, start)?;
+                (
+                    depth.unwrap_or(champion.depth),
+                    Arc::new(champion.evaluator()),
+                )
+            }
+        };
+        Ok(Some(SearchAgent {
+            depth,
+            evaluator,
+            label: self.body.clone(),
+        }))
+    }
+
     fn load_champion<G: Game>(&self, path: &Path, start: &G) -> Result<Champion, SpecError> {
         let champion =
             Champion::load(path, start.name()).map_err(|source| SpecError::Champion {

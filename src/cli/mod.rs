@@ -5,6 +5,7 @@ mod bench;
 mod benchmark;
 mod evolve;
 mod gifford;
+mod nboard;
 mod perft;
 mod play;
 pub(crate) mod plot;
@@ -42,6 +43,8 @@ pub enum Command {
     Plot(plot::PlotArgs),
     /// Play a series of games between two agents and report win rate and timings.
     Benchmark(benchmark::BenchmarkArgs),
+    /// An Othello engine for the NBoard GUI (NBoard protocol 2 on stdin/stdout).
+    Nboard(nboard::NboardArgs),
     /// Play in the terminal: people against engines or each other, with hints and undo.
     Play(play::PlayArgs),
     /// Round robin between agents, with seed 002's statistics and the pairwise matrix.
@@ -119,6 +122,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Evolve(args) => evolve::run(&args),
         Command::Plot(args) => plot::run(&args),
         Command::Benchmark(args) => benchmark::run(&args),
+        Command::Nboard(args) => nboard::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Gifford(args) => gifford::run(&args),
