@@ -126,6 +126,22 @@ fn oware_engines_finish_and_the_record_replays() {
 }
 
 #[test]
+fn oware_human_session_with_hint_illegal_move_and_undo() {
+    let (code, out, _) = play(
+        &["--game", "oware", "--first", "expert", "--second", "human"],
+        "hint\n9\n1\nundo\n2\nquit\n",
+    );
+    assert_eq!(code, Some(0));
+    assert!(out.contains("South plays"), "the engine opens: {out}");
+    assert!(out.contains("hint (depth 4, best first): "), "{out}");
+    assert!(out.contains("expected a pit number from 1 to 6"), "{out}");
+    assert!(out.contains("North plays 1"), "{out}");
+    assert!(out.contains("taken back to North's previous turn"), "{out}");
+    assert!(out.contains("North plays 2"), "{out}");
+    assert!(out.trim_end().ends_with("game abandoned"), "{out}");
+}
+
+#[test]
 fn bad_seats_are_errors() {
     let (code, _, err) = play(
         &[
