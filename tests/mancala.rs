@@ -325,12 +325,14 @@ fn the_solver_agrees_with_brute_force_on_small_boards() {
         for empty_capture in [false, true] {
             let game = Kalah::game(pits, seeds, empty_capture);
             assert_eq!(
-                solve(&game).first_player_margin,
+                solve(&game, 1_000_000).unwrap().first_player_margin,
                 brute_force(&game),
                 "kalah({pits},{seeds}) empty-capture {empty_capture}"
             );
         }
     }
+    // A table too small for the board fails cleanly instead of exhausting memory.
+    assert!(solve(&Kalah::game(4, 3, false), 100).is_err());
     // Mid-game positions, with stores already filled and either side to move.
     for text in [
         "2,0,3,1 1,2,0,2 2 1 N",
@@ -339,7 +341,7 @@ fn the_solver_agrees_with_brute_force_on_small_boards() {
     ] {
         let game = kalah(text);
         assert_eq!(
-            solve(&game).first_player_margin,
+            solve(&game, 1_000_000).unwrap().first_player_margin,
             brute_force(&game),
             "{text}"
         );

@@ -17,7 +17,7 @@ pub struct GameRecord<G: Game> {
     pub think_seconds: [Vec<f64>; 2],
     /// Moves of each side that captured (mancala games).
     pub captures: [u32; 2],
-    /// Moves of each side after which the same side moved again (mancala extra turns).
+    /// Moves of each side that earned another turn (mancala "go-agains").
     pub extra_turns: [u32; 2],
 }
 
@@ -57,7 +57,7 @@ pub fn play_game<G: Game>(
         game.play_unchecked(mv);
         moves.push(mv);
         captures[side.index()] += u32::from(game.last_move_captured());
-        extra_turns[side.index()] += u32::from(game.to_move() == side && game.outcome().is_none());
+        extra_turns[side.index()] += u32::from(game.last_move_extra_turn());
     }
     GameRecord {
         start: start.clone(),

@@ -43,7 +43,7 @@ pub struct AgentSummary {
     pub avg_loss_margin: f64,
     pub avg_captures: f64,
     pub avg_extra_turns: f64,
-    /// Own moves per game.
+    /// Own moves per game (seed 002 tracks the AI player's moves).
     pub avg_moves: f64,
 }
 
@@ -57,6 +57,7 @@ pub struct TournamentResult {
 
 #[derive(Default)]
 struct Tally {
+    /// Games and wins moving first [0] and second [1].
     games: [usize; 2],
     wins: [usize; 2],
     draws: usize,
@@ -79,10 +80,13 @@ fn mean(total: f64, count: usize) -> f64 {
 
 impl Tally {
     /// Adds one game played on `seat`; returns +1, 0 or −1 for a win, draw or loss.
+    /// "First" means moving first from the game's opening position, which after an odd
+    /// number of random plies (or an extra turn in them) need not be the first seat.
     fn add<G: Game>(&mut self, record: &GameRecord<G>, seat: Player) -> i32 {
         let (me, them) = (seat.index(), seat.opponent().index());
+        let order = usize::from(seat != record.start.to_move());
         let margin = i64::from(record.score[me] - record.score[them]);
-        self.games[me] += 1;
+        self.games[order] += 1;
         self.stones += i64::from(record.score[me]);
         self.margin += margin;
         self.captures += u64::from(record.captures[me]);
@@ -91,7 +95,7 @@ impl Tally {
         let result = record.outcome.sign_for(seat);
         match result {
             1 => {
-                self.wins[me] += 1;
+                self.wins[order] += 1;
                 self.win_margin += margin;
             }
             0 => self.draws += 1,

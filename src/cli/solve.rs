@@ -21,12 +21,16 @@ pub struct SolveArgs {
     /// Capture even when the opposite pit is empty (Irving, Donkers & Uiterwijk 2000).
     #[arg(long)]
     empty_capture: bool,
+    /// Most positions kept in the transposition table (about 100 bytes each): the default
+    /// fits this 24 GB machine.
+    #[arg(long, default_value_t = 120_000_000)]
+    max_entries: usize,
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let game = Kalah::game(usize::from(args.pits), args.seeds, args.empty_capture);
     let clock = Instant::now();
-    let solution = solve(&game);
+    let solution = solve(&game, args.max_entries)?;
     let seconds = clock.elapsed().as_secs_f64();
     let verdict = match solution.first_player_margin {
         m if m > 0 => format!("first player wins by {m}"),

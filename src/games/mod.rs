@@ -131,6 +131,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         Ok(next)
     }
 
+    /// Whether the move that led here earned its player another turn (Kalah's last seed in
+    /// the store: a "go-again"), even if it also ended the game.
+    fn last_move_extra_turn(&self) -> bool {
+        false
+    }
+
     /// What the game calls `player` (Othello: black/white; mancala: South/North).
     fn player_name(&self, player: Player) -> &'static str {
         match player {

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::games::mancala::{Mancala, Rules};
+use crate::games::mancala::{Kalah, Mancala, Rules};
 use crate::games::{Game, MoveList, Player};
 
 /// A solved position.
@@ -53,7 +53,15 @@ struct Bounds {
 struct Solver {
     table: HashMap<u128, Bounds, BuildHasherDefault<KeyHasher>>,
     nodes: u64,
+    max_entries: usize,
 }
+
+/// The table outgrew its limit: the board is too large to solve within the memory allowed.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the transposition table reached its limit of {0} positions before the search ended; this board is too large to solve here"
+)]
+pub struct TableFull(pub usize);
 
 /// The pits (one byte each, at most 14 pits) and the side to move, packed.
 fn key<R: Rules>(game: &Mancala<R>) -> u128 {
@@ -74,12 +82,19 @@ fn margin<R: Rules>(game: &Mancala<R>, mover: Player) -> i32 {
 
 impl Solver {
     /// Fail-soft alpha-beta on the future margin of the side to move.
-    fn future<R: Rules>(&mut self, game: &Mancala<R>, mut alpha: i32, mut beta: i32) -> i32 {
+    fn future<R: Rules>(
+        &mut self,
+        game: &Mancala<R>,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, TableFull> {
         self.nodes += 1;
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
         if moves.is_empty() {
-            return 0;
+            // Kalah has no passes: no move means the game is over and every seed banked.
+            debug_assert!(game.outcome().is_some());
+            return Ok(0);
         }
         let k = key(game);
         let mut hint = None;
@@ -87,10 +102,10 @@ impl Solver {
             hint = Some(b.best_move);
             let (lower, upper) = (i32::from(b.lower), i32::from(b.upper));
             if lower == upper || lower >= beta {
-                return lower;
+                return Ok(lower);
             }
             if upper <= alpha {
-                return upper;
+                return Ok(upper);
             }
             alpha = alpha.max(lower);
             beta = beta.min(upper);
@@ -120,9 +135,9 @@ impl Solver {
         for (gain, again, child, mv) in &children {
             let value = gain
                 + if *again {
-                    self.future(child, alpha - gain, beta - gain)
+                    self.future(child, alpha - gain, beta - gain)?
                 } else {
-                    -self.future(child, gain - beta, gain - alpha)
+                    -self.future(child, gain - beta, gain - alpha)?
                 };
             if value > best {
                 best = value;
@@ -151,24 +166,26 @@ impl Solver {
                 best_move,
             };
         }
-        best
+        if self.table.len() > self.max_entries {
+            return Err(TableFull(self.max_entries));
+        }
+        Ok(best)
     }
 }
 
-/// Solves `game` exactly (rules without repetition endings, e.g. Kalah, with at most 7 pits
-/// a side). Memory grows with the number of distinct positions searched.
-pub fn solve<R: Rules>(game: &Mancala<R>) -> Solution {
-    assert!(
-        !R::ENDS_ON_REPETITION,
-        "the table ignores repetition history"
-    );
-    assert!(
+/// Solves a Kalah position exactly, keeping at most `max_entries` positions in the table
+/// (about 100 bytes each, growth slack included). Kalah suits the method: no position can
+/// repeat and no rule looks at the stores, so the future margin depends on the pits and the
+/// side to move alone. Boards up to 7 pits a side (the key holds 14 pits).
+pub fn solve(game: &Mancala<Kalah>, max_entries: usize) -> Result<Solution, TableFull> {
+    debug_assert!(
         game.board().pits_per_side() <= 7,
         "keys hold at most 14 pits"
     );
     let mut solver = Solver {
         table: HashMap::default(),
         nodes: 0,
+        max_entries,
     };
     let mover = game.to_move();
     // MTD(f): null-window searches converge on the value from a first guess of 0, each
@@ -176,7 +193,7 @@ pub fn solve<R: Rules>(game: &Mancala<R>) -> Solution {
     let (mut lower, mut upper, mut guess) = (-1000, 1000, 0);
     while lower < upper {
         let beta = if guess == lower { guess + 1 } else { guess };
-        guess = solver.future(game, beta - 1, beta);
+        guess = solver.future(game, beta - 1, beta)?;
         if guess < beta {
             upper = guess;
         } else {
@@ -185,7 +202,7 @@ pub fn solve<R: Rules>(game: &Mancala<R>) -> Solution {
     }
     let future = guess;
     let for_mover = margin(game, mover) + future;
-    Solution {
+    Ok(Solution {
         first_player_margin: if mover == Player::First {
             for_mover
         } else {
@@ -193,5 +210,5 @@ pub fn solve<R: Rules>(game: &Mancala<R>) -> Solution {
         },
         nodes: solver.nodes,
         table_entries: solver.table.len(),
-    }
+    })
 }

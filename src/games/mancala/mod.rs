@@ -80,8 +80,8 @@ pub struct Mancala<R: Rules> {
     over: bool,
     /// Positions since the last capture (only for rules that end on repetition).
     history: History,
-    /// Whether the move that led here captured.
-    captured: bool,
+    /// What the move that led here did.
+    last: Settled,
 }
 
 impl<R: Rules> PartialEq for Mancala<R> {
@@ -113,7 +113,7 @@ impl<R: Rules> Mancala<R> {
             to_move,
             over,
             history,
-            captured: false,
+            last: Settled::default(),
         }
     }
 
@@ -176,7 +176,7 @@ impl<R: Rules> Game for Mancala<R> {
             mover.opponent()
         };
         self.to_move = next;
-        self.captured = settled.captured;
+        self.last = settled;
         self.over = self.rules.finish(&mut self.board, next);
         if R::ENDS_ON_REPETITION && !self.over {
             if settled.captured {
@@ -199,7 +199,11 @@ impl<R: Rules> Game for Mancala<R> {
     }
 
     fn last_move_captured(&self) -> bool {
-        self.captured
+        self.last.captured
+    }
+
+    fn last_move_extra_turn(&self) -> bool {
+        self.last.extra_turn
     }
 
     fn outcome(&self) -> Option<Outcome> {
