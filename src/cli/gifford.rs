@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::arena::spec::MAX_DEPTH;
 use crate::arena::tournament::{AgentSummary, series_summary};
 use crate::arena::{AgentSpec, SeriesConfig, play_series};
-use crate::cli::tournament::{SUMMARY_HEADER, summary_fields};
+use crate::cli::tournament::{summary_fields, summary_header};
 use crate::cli::{BadInput, MAX_GAMES, MAX_THREADS, configure_threads};
 use crate::games::mancala::Kalah;
 use crate::persist::write_atomic;
@@ -75,7 +75,7 @@ pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
             .then(b.1.avg_margin.total_cmp(&a.1.avg_margin))
             .then(a.0.cmp(&b.0))
     });
-    let mut text = format!("rank,h1,h2,h3,h4,h5,h6,lookahead,{SUMMARY_HEADER}\n");
+    let mut text = format!("rank,h1,h2,h3,h4,h5,h6,lookahead,{}\n", summary_header());
     for (rank, (mask, summary)) in rows.iter().enumerate() {
         let flags: Vec<String> = (0..6).map(|k| (mask >> k & 1).to_string()).collect();
         text.push_str(&format!(

@@ -70,28 +70,42 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<(
     Ok(())
 }
 
-/// The CSV header of per-agent statistics (shared with `gifford`).
-pub const SUMMARY_HEADER: &str = "win_pct,win_pct_first,win_pct_second,avg_stones,avg_margin,avg_win_margin,avg_loss_margin,avg_captures,avg_extra_turns,avg_moves";
+/// Seed 002's per-agent statistics: (CSV name, table heading, value), in column order.
+fn summary_columns(s: &AgentSummary) -> [(&'static str, &'static str, f64); 10] {
+    [
+        ("win_pct", "win%", s.win_pct),
+        ("win_pct_first", "1st%", s.win_pct_first),
+        ("win_pct_second", "2nd%", s.win_pct_second),
+        ("avg_stones", "stones", s.avg_stones),
+        ("avg_margin", "margin", s.avg_margin),
+        ("avg_win_margin", "win-m", s.avg_win_margin),
+        ("avg_loss_margin", "loss-m", s.avg_loss_margin),
+        ("avg_captures", "capt", s.avg_captures),
+        ("avg_extra_turns", "again", s.avg_extra_turns),
+        ("avg_moves", "moves", s.avg_moves),
+    ]
+}
 
-/// One agent's statistics as CSV fields in [`SUMMARY_HEADER`] order.
+/// The CSV header of per-agent statistics (shared with `gifford`).
+pub fn summary_header() -> String {
+    let names: Vec<&str> = summary_columns(&AgentSummary::default())
+        .iter()
+        .map(|c| c.0)
+        .collect();
+    names.join(",")
+}
+
+/// One agent's statistics as CSV fields in [`summary_header`] order.
 pub fn summary_fields(s: &AgentSummary) -> String {
-    format!(
-        "{:.2},{:.2},{:.2},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3}",
-        s.win_pct,
-        s.win_pct_first,
-        s.win_pct_second,
-        s.avg_stones,
-        s.avg_margin,
-        s.avg_win_margin,
-        s.avg_loss_margin,
-        s.avg_captures,
-        s.avg_extra_turns,
-        s.avg_moves
-    )
+    let fields: Vec<String> = summary_columns(s)
+        .iter()
+        .map(|c| format!("{:.3}", c.2))
+        .collect();
+    fields.join(",")
 }
 
 fn csv_text(agents: &[AgentSummary]) -> String {
-    let mut text = format!("agent,games,wins,draws,losses,{SUMMARY_HEADER}\n");
+    let mut text = format!("agent,games,wins,draws,losses,{}\n", summary_header());
     for s in agents {
         text.push_str(&format!(
             "\"{}\",{},{},{},{},{}\n",
@@ -114,37 +128,17 @@ fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {
         args.series.openings,
         args.series.seed
     );
-    println!(
-        "{:<24} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
-        "agent",
-        "games",
-        "win%",
-        "1st%",
-        "2nd%",
-        "stones",
-        "margin",
-        "win-m",
-        "loss-m",
-        "capt",
-        "again",
-        "moves"
-    );
+    print!("{:<24} {:>6}", "agent", "games");
+    for (_, heading, _) in summary_columns(&AgentSummary::default()) {
+        print!(" {heading:>7}");
+    }
+    println!();
     for s in &result.agents {
-        println!(
-            "{:<24} {:>6} {:>6.1} {:>7.1} {:>7.1} {:>7.2} {:>+7.2} {:>7.2} {:>7.2} {:>7.2} {:>7.2} {:>7.1}",
-            s.agent,
-            s.games,
-            s.win_pct,
-            s.win_pct_first,
-            s.win_pct_second,
-            s.avg_stones,
-            s.avg_margin,
-            s.avg_win_margin,
-            s.avg_loss_margin,
-            s.avg_captures,
-            s.avg_extra_turns,
-            s.avg_moves
-        );
+        print!("{:<24} {:>6}", s.agent, s.games);
+        for (_, _, value) in summary_columns(s) {
+            print!(" {value:>7.2}");
+        }
+        println!();
     }
     println!("\nrow agent's wins/draws/losses against the column agent:");
     print!("{:<24}", "");
