@@ -39,7 +39,10 @@ fn othello_human_session_with_hint_errors_undo_and_quit() {
     assert!(out.contains("hint (depth 4, best first): "), "{out}");
     assert!(out.contains("malformed move 'z9'"), "{out}");
     assert!(out.contains("illegal move 'a1'"), "{out}");
-    assert!(out.contains("black (X) plays f5"), "{out}");
+    assert!(
+        out.contains("black (X) plays f5 (flips 1, score 4–1)"),
+        "{out}"
+    );
     assert!(
         out.contains("taken back to black (X)'s previous turn"),
         "{out}"

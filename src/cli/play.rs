@@ -187,6 +187,11 @@ fn effect<G: Game>(previous: &G, now: &G) -> String {
         notes.push("captures".to_string());
     }
     let (old, new) = (previous.score(), now.score());
+    let opponent = mover.opponent().index();
+    if new[opponent] < old[opponent] {
+        // Only Othello takes points away: the discs that changed colour.
+        notes.push(format!("flips {}", old[opponent] - new[opponent]));
+    }
     if old != new {
         notes.push(format!("score {}–{}", new[0], new[1]));
     }
