@@ -1,25 +1,13 @@
 //! `evoboard evolve` end to end: a run killed with SIGKILL and resumed ends exactly like an
 //! uninterrupted one; damaged checkpoints and champions give one clear error and exit 2.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+use common::{evoboard, temp_dir};
 use std::time::{Duration, Instant};
-
-/// Runs the binary from the temporary directory, so that the default `plots/RUN` directory
-/// that `evolve` draws into never lands in the working tree.
-fn evoboard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evoboard"))
-        .current_dir(std::env::temp_dir())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evoboard-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 const RUN: [&str; 15] = [
     "evolve",

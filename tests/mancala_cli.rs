@@ -1,26 +1,14 @@
 //! The command line with `--game kalah` and `--game oware`/`ayo`: perft, show, evolve to a
 //! champion that plays, tournaments with CSV/JSON output, the Gifford sweep and the solver.
 
-use std::process::{Command, Output};
+mod common;
 
-fn evoboard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evoboard"))
-        .current_dir(std::env::temp_dir())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{evoboard, temp_dir};
 
 fn stdout_of(args: &[&str]) -> String {
     let output = evoboard(args);
     assert!(output.status.success(), "evoboard {args:?}: {output:?}");
     String::from_utf8(output.stdout).unwrap()
-}
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("evoboard-mancala-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }
 
 #[test]

@@ -1,22 +1,9 @@
 //! The NBoard protocol, driven by scripted sessions over stdin/stdout.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn session(player: &str, script: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
-        .args(["nboard", "--player", player])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = common::evoboard_with_input(&["nboard", "--player", player], script);
     assert!(output.status.success());
     String::from_utf8(output.stdout)
         .unwrap()

@@ -1,26 +1,15 @@
 //! `evoboard play` driven through stdin: moves, hints, undo, bad input, quit, end of input,
 //! and a saved record that `show --moves` replays.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Command;
 
 /// Runs `play` with `args`, feeding `input`; returns (exit code, stdout, stderr).
 fn play(args: &[&str], input: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    let output = common::evoboard_with_input(&all, input);
     (
         output.status.code(),
         String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -1,13 +1,15 @@
 //! Plots render on a machine with no system fonts, decode as images of the documented size,
 //! and actually show something.
 
+mod common;
+
 use std::path::PathBuf;
 
 use evoboard::report::plot::{PlotError, SIZE, draw_run, read_stats};
 
+/// A fresh, existing temporary directory.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evoboard-plot-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::temp_dir(name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -1,0 +1,44 @@
+//! Helpers shared by the integration tests that run the `evoboard` binary.
+// Each test file compiles this module on its own and uses only some of the helpers.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// Runs the binary from the temporary directory, so that files it writes by default
+/// (`evolve`'s `plots/RUN`) never land in the working tree.
+pub fn evoboard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .current_dir(std::env::temp_dir())
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs the binary with `input` on its standard input.
+pub fn evoboard_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .current_dir(std::env::temp_dir())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("the input is written");
+    child.wait_with_output().expect("the binary ends")
+}
+
+/// A fresh (removed if it existed, not yet created) directory under the temporary
+/// directory, unique to this test process.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evoboard-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
