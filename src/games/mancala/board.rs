@@ -1,5 +1,5 @@
-//! The board shared by every mancala game: two rows of pits, two stores, and the sowing
-//! routine with the options the rulesets choose between.
+//! The board shared by every mancala game: two rows of pits, two stores, burnt pits
+//! (Congkak), and the sowing routine with the options the rulesets choose between.
 
 use crate::games::Player;
 
@@ -14,6 +14,8 @@ pub struct Board {
     pits: [u8; 2 * MAX_PITS],
     stores: [u8; 2],
     pits_per_side: u8,
+    /// Bit `i` set: pit `i` (in `pits` order) is burnt: never sown into, never played.
+    burnt: u32,
 }
 
 /// Where the last seed of a sowing fell.
@@ -21,6 +23,14 @@ pub struct Board {
 pub enum Landing {
     Store(Player),
     Pit(Player, usize),
+}
+
+/// A place a seed can be dropped: pit `slot` of `side`, or `side`'s store when `slot` is
+/// the number of pits per side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spot {
+    pub side: Player,
+    pub slot: usize,
 }
 
 /// How a ruleset sows.
@@ -42,6 +52,7 @@ impl Board {
             pits,
             stores: [0, 0],
             pits_per_side: pits_per_side as u8,
+            burnt: 0,
         }
     }
 
@@ -55,6 +66,7 @@ impl Board {
             pits,
             stores,
             pits_per_side: m as u8,
+            burnt: 0,
         }
     }
 
@@ -90,6 +102,30 @@ impl Board {
         self.stores[side.index()] += seeds;
     }
 
+    pub fn take_from_store(&mut self, side: Player, seeds: u8) {
+        self.stores[side.index()] -= seeds;
+    }
+
+    /// Whether pit `pit` of `side` is burnt (Congkak: a hole its owner could not refill).
+    pub fn is_burnt(&self, side: Player, pit: usize) -> bool {
+        self.burnt & (1 << self.index(side, pit)) != 0
+    }
+
+    /// Burns pit `pit` of `side` (which must be empty), or reclaims it.
+    pub fn set_burnt(&mut self, side: Player, pit: usize, burnt: bool) {
+        let bit = 1 << self.index(side, pit);
+        if burnt {
+            self.burnt |= bit;
+        } else {
+            self.burnt &= !bit;
+        }
+    }
+
+    /// Whether any pit is burnt.
+    pub fn has_burnt(&self) -> bool {
+        self.burnt != 0
+    }
+
     /// Seeds in `side`'s row.
     pub fn row_total(&self, side: Player) -> u32 {
         self.row(side).iter().map(|&s| u32::from(s)).sum()
@@ -122,36 +158,67 @@ impl Board {
     /// for an ordinary move; relay sowing (Congklak) lifts the pit where a lap ended, on
     /// either side, and sows on for the same mover.
     pub fn sow(&mut self, mover: Player, row: Player, origin: usize, sowing: Sowing) -> Landing {
-        let m = self.pits_per_side();
-        let start = self.index(row, origin);
-        let mut seeds = self.pits[start];
-        self.pits[start] = 0;
-        let (mut side, mut slot) = (row, origin);
+        let origin = Spot {
+            side: row,
+            slot: origin,
+        };
+        let mut seeds = self.lift(origin);
+        let mut at = origin;
         loop {
-            // Advance one position: slot m is `side`'s store, after which the other row begins.
-            slot += 1;
-            if slot > m {
-                side = side.opponent();
-                slot = 0;
-            }
-            if slot == m {
-                if sowing.into_own_store && side == mover {
-                    self.stores[mover.index()] += 1;
-                    seeds -= 1;
-                    if seeds == 0 {
-                        return Landing::Store(mover);
-                    }
-                }
-                continue;
-            }
-            if sowing.skip_origin && side == row && slot == origin {
-                continue;
-            }
-            let i = self.index(side, slot);
-            self.pits[i] += 1;
+            at = self.next_spot(at, origin, mover, sowing);
+            self.drop_seed(at);
             seeds -= 1;
             if seeds == 0 {
-                return Landing::Pit(side, slot);
+                return self.landing(at);
+            }
+        }
+    }
+
+    /// Empties pit `at` and returns its seeds.
+    pub fn lift(&mut self, at: Spot) -> u8 {
+        let i = self.index(at.side, at.slot);
+        std::mem::take(&mut self.pits[i])
+    }
+
+    /// Puts one seed at `at` (a pit or a store).
+    pub fn drop_seed(&mut self, at: Spot) {
+        if at.slot == self.pits_per_side() {
+            self.stores[at.side.index()] += 1;
+        } else {
+            let i = self.index(at.side, at.slot);
+            self.pits[i] += 1;
+        }
+    }
+
+    /// `at` as a landing place.
+    pub fn landing(&self, at: Spot) -> Landing {
+        if at.slot == self.pits_per_side() {
+            Landing::Store(at.side)
+        } else {
+            Landing::Pit(at.side, at.slot)
+        }
+    }
+
+    /// Where `mover`'s sowing from `origin` drops its next seed after `at`: counter-clockwise,
+    /// skipping the opponent's store (and the mover's own unless the rules sow into it),
+    /// burnt pits, and the origin itself when the rules say so.
+    pub fn next_spot(&self, mut at: Spot, origin: Spot, mover: Player, sowing: Sowing) -> Spot {
+        let m = self.pits_per_side();
+        loop {
+            at.slot += 1;
+            if at.slot > m {
+                at = Spot {
+                    side: at.side.opponent(),
+                    slot: 0,
+                };
+            }
+            let usable = if at.slot == m {
+                sowing.into_own_store && at.side == mover
+            } else {
+                !(sowing.skip_origin && at == origin) && !self.is_burnt(at.side, at.slot)
+            };
+            if usable {
+                return at;
             }
         }
     }

@@ -5,7 +5,7 @@
 //! 13+ seeds passes its own pit again (no skipping). The game ends as soon as either row is
 //! empty after a move, and each player banks the seeds left on their own side.
 
-use super::{Board, Landing, Mancala, Rules, Settled, Sowing, bank_rows};
+use super::{Board, Landing, Mancala, Rules, Settled, Sowing, bank_rows, capture_opposite};
 use crate::games::Player;
 
 /// Kalah's rules; `empty_capture` also captures when the opposite pit is empty.
@@ -37,22 +37,12 @@ impl Rules for Kalah {
 
     fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> Settled {
         match last {
-            Landing::Store(_) => Settled {
-                extra_turn: true,
-                captured: false,
-            },
+            Landing::Store(_) => Settled::EXTRA_TURN,
             Landing::Pit(side, pit) if side == mover && board.pit(mover, pit) == 1 => {
-                let opposite = board.opposite(pit);
-                let facing = board.pit(mover.opponent(), opposite);
-                if facing == 0 && !self.empty_capture {
-                    return Settled::default();
-                }
-                board.set_pit(mover, pit, 0);
-                board.set_pit(mover.opponent(), opposite, 0);
-                board.add_to_store(mover, 1 + facing);
-                Settled {
-                    extra_turn: false,
-                    captured: true,
+                if capture_opposite(board, mover, pit, self.empty_capture) {
+                    Settled::CAPTURED
+                } else {
+                    Settled::default()
                 }
             }
             Landing::Pit(..) => Settled::default(),

@@ -1,19 +1,24 @@
 //! Mancala games on one sowing engine: [`Mancala<R>`] plays any ruleset `R` that says how
 //! to sow, which pits may be played, what the last seed does, and when the game ends.
-//! Kalah and Oware/Ayo are rulesets here; Congklak and Congkak build on the same board.
+//! Kalah, Oware/Ayo and Congklak are rulesets here; Congkak (rounds, burnt holes and a
+//! simultaneous opening) is its own game on the same board and sowing.
 //!
 //! Position strings: the first player's (South's) pits from their left, comma-separated,
 //! a space, North's pits from North's left, a space, South's store, a space, North's store,
 //! a space, `S` or `N` for the side to move, and for a rule variant one more word (Kalah's
 //! `empty-capture`). Kalah(6,4) starts as `4,4,4,4,4,4 4,4,4,4,4,4 0 0 S`.
-//! Moves are pit numbers `1`…`m`, counted from the mover's own left.
+//! Moves are pit numbers `1`…`m`, counted from the mover's own left, and `pass` where the
+//! rules make a player without seeds pass (Congklak).
 
 mod board;
+pub mod congklak;
 mod history;
 pub mod kalah;
 pub mod oware;
+pub(crate) mod text;
 
-pub use board::{Board, Landing, MAX_PITS, Sowing};
+pub use board::{Board, Landing, MAX_PITS, Sowing, Spot};
+pub use congklak::Congklak;
 pub use kalah::Kalah;
 pub use oware::Oware;
 
@@ -28,6 +33,8 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + 'static {
     const NAME: &'static str;
     /// Whether the first repetition of a position (since the last capture) ends the game.
     const ENDS_ON_REPETITION: bool;
+    /// Whether a player who cannot sow passes (Congklak) rather than the game ending.
+    const PASSES: bool = false;
 
     /// How seeds are sown.
     fn sowing(&self) -> Sowing;
@@ -56,6 +63,44 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + 'static {
 pub struct Settled {
     pub extra_turn: bool,
     pub captured: bool,
+    /// Times relay sowing lifted a pit and sowed on (Congklak, Congkak).
+    pub relays: u16,
+}
+
+impl Settled {
+    /// A move that earned another turn.
+    pub const EXTRA_TURN: Settled = Settled {
+        extra_turn: true,
+        captured: false,
+        relays: 0,
+    };
+    /// A move that captured and ended the turn.
+    pub const CAPTURED: Settled = Settled {
+        extra_turn: false,
+        captured: true,
+        relays: 0,
+    };
+}
+
+/// The last seed fell in `mover`'s own empty pit `pit`: takes it and the facing pit's
+/// seeds into `mover`'s store (Kalah's capture, Congklak's "shooting"). When the facing pit
+/// is empty, `lone_seed_banks` says whether the last seed is banked alone or stays.
+/// Returns whether anything was banked.
+pub fn capture_opposite(
+    board: &mut Board,
+    mover: Player,
+    pit: usize,
+    lone_seed_banks: bool,
+) -> bool {
+    let opposite = board.opposite(pit);
+    let facing = board.pit(mover.opponent(), opposite);
+    if facing == 0 && !lone_seed_banks {
+        return false;
+    }
+    board.set_pit(mover, pit, 0);
+    board.set_pit(mover.opponent(), opposite, 0);
+    board.add_to_store(mover, 1 + facing);
+    true
 }
 
 /// Banks each row into its owner's store.
@@ -95,9 +140,14 @@ impl<R: Rules> PartialEq for Mancala<R> {
     }
 }
 
-/// A pit to sow from: 0-based from the mover's left (written 1-based).
+/// A pit to sow from: 0-based from the mover's left (written 1-based), or [`Pit::PASS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pit(pub u8);
+
+impl Pit {
+    /// The move of a player who has no seeds to sow, where the rules pass (Congklak).
+    pub const PASS: Pit = Pit(u8::MAX);
+}
 
 impl<R: Rules> Mancala<R> {
     /// A game from `board` with `to_move` to play.
@@ -131,13 +181,6 @@ impl<R: Rules> Mancala<R> {
     }
 }
 
-fn row_text(row: &[u8]) -> String {
-    row.iter()
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 impl<R: Rules> Game for Mancala<R> {
     type Move = Pit;
 
@@ -162,10 +205,18 @@ impl<R: Rules> Game for Mancala<R> {
                 })
                 .map(|pit| Pit(pit as u8)),
         );
+        if R::PASSES && moves.is_empty() {
+            moves.push(Pit::PASS);
+        }
     }
 
     fn play_unchecked(&mut self, mv: Pit) {
         let mover = self.to_move;
+        if mv == Pit::PASS {
+            self.to_move = mover.opponent();
+            self.last = Settled::default();
+            return;
+        }
         let last = self
             .board
             .sow(mover, mover, usize::from(mv.0), self.rules.sowing());
@@ -192,10 +243,7 @@ impl<R: Rules> Game for Mancala<R> {
     }
 
     fn player_name(&self, player: Player) -> &'static str {
-        match player {
-            Player::First => "South",
-            Player::Second => "North",
-        }
+        text::side_name(player)
     }
 
     fn last_move_captured(&self) -> bool {
@@ -219,6 +267,9 @@ impl<R: Rules> Game for Mancala<R> {
 
     fn parse_move(&self, text: &str) -> Result<Pit, GameError> {
         let m = self.board.pits_per_side();
+        if R::PASSES && text.trim() == "pass" {
+            return Ok(Pit::PASS);
+        }
         match text.trim().parse::<usize>() {
             Ok(n) if (1..=m).contains(&n) => Ok(Pit((n - 1) as u8)),
             _ => Err(GameError::MalformedMove {
@@ -229,21 +280,18 @@ impl<R: Rules> Game for Mancala<R> {
     }
 
     fn format_move(&self, mv: Pit) -> String {
-        (mv.0 + 1).to_string()
+        if mv == Pit::PASS {
+            "pass".to_string()
+        } else {
+            (mv.0 + 1).to_string()
+        }
     }
 
     fn to_position_string(&self) -> String {
-        let side = if self.to_move == Player::First {
-            "S"
-        } else {
-            "N"
-        };
         let mut text = format!(
-            "{} {} {} {} {side}",
-            row_text(self.board.row(Player::First)),
-            row_text(self.board.row(Player::Second)),
-            self.board.store(Player::First),
-            self.board.store(Player::Second)
+            "{} {}",
+            text::board_text(&self.board),
+            text::side_letter(self.to_move)
         );
         if let Some(word) = self.rules.variant_word() {
             text.push(' ');
@@ -252,96 +300,35 @@ impl<R: Rules> Game for Mancala<R> {
         text
     }
 
-    fn from_position_string(text: &str) -> Result<Self, GameError> {
-        let malformed = |reason: String| GameError::MalformedPosition {
-            text: text.to_string(),
-            reason,
-        };
-        let fields: Vec<&str> = text.split_whitespace().collect();
+    fn from_position_string(position: &str) -> Result<Self, GameError> {
+        let fields: Vec<&str> = position.split_whitespace().collect();
         if !(5..=6).contains(&fields.len()) {
-            return Err(malformed(
-                "expected SOUTH-PITS NORTH-PITS SOUTH-STORE NORTH-STORE S|N [VARIANT]".to_string(),
+            return Err(text::malformed(
+                position,
+                "expected SOUTH-PITS NORTH-PITS SOUTH-STORE NORTH-STORE S|N [VARIANT]",
             ));
         }
-        let seeds = |field: &str| -> Result<Vec<u8>, GameError> {
-            field
-                .split(',')
-                .map(|s| {
-                    s.parse::<u8>()
-                        .map_err(|_| malformed(format!("'{s}' is not a seed count")))
-                })
-                .collect()
-        };
-        let (south, north) = (seeds(fields[0])?, seeds(fields[1])?);
-        if south.len() != north.len() || !(1..=MAX_PITS).contains(&south.len()) {
-            return Err(malformed(format!(
-                "both rows need the same number of pits, 1 to {MAX_PITS}"
-            )));
+        let board = text::parse_board(position, &fields[..4])?;
+        if board.has_burnt() {
+            return Err(text::malformed(
+                position,
+                format!("{} has no burnt pits", R::NAME),
+            ));
         }
-        let store = |field: &str| {
-            field
-                .parse::<u8>()
-                .map_err(|_| malformed(format!("'{field}' is not a store count")))
-        };
-        let (south_store, north_store) = (store(fields[2])?, store(fields[3])?);
-        let total: u32 = south
-            .iter()
-            .chain(&north)
-            .map(|&s| u32::from(s))
-            .sum::<u32>()
-            + u32::from(south_store)
-            + u32::from(north_store);
-        if total > 255 {
-            return Err(malformed("the board holds at most 255 seeds".to_string()));
-        }
-        let to_move = match fields[4] {
-            "S" => Player::First,
-            "N" => Player::Second,
-            other => {
-                return Err(malformed(format!(
-                    "side to move must be S or N, found '{other}'"
-                )));
-            }
-        };
-        let rules = R::from_variant_word(fields.get(5).copied()).map_err(malformed)?;
-        let board = Board::from_parts(&south, &north, [south_store, north_store]);
+        let to_move = text::parse_side(position, fields[4])?;
+        let rules = R::from_variant_word(fields.get(5).copied())
+            .map_err(|reason| text::malformed(position, reason))?;
         Ok(Mancala::from_board(rules, board, to_move))
     }
 
     fn board_lines(&self) -> Vec<String> {
-        let m = self.board.pits_per_side();
-        let cell = |s: u8| format!("{s:>3}");
-        let north: String = (0..m)
-            .rev()
-            .map(|p| cell(self.board.pit(Player::Second, p)))
-            .collect();
-        let south: String = (0..m)
-            .map(|p| cell(self.board.pit(Player::First, p)))
-            .collect();
-        let numbers_north: String = (0..m).rev().map(|p| format!("{:>3}", p + 1)).collect();
-        let numbers_south: String = (0..m).map(|p| format!("{:>3}", p + 1)).collect();
-        let side = if self.to_move == Player::First {
-            "South"
-        } else {
-            "North"
-        };
-        vec![
-            format!("North  {numbers_north}"),
-            format!("       {north}"),
-            format!(
-                "   {:>3}{}{:>3}",
-                self.board.store(Player::Second),
-                " ".repeat(3 * m + 1),
-                self.board.store(Player::First)
-            ),
-            format!("       {south}"),
-            format!("South  {numbers_south}"),
-            format!(
-                "{side} to move; stores: South {} North {}",
-                self.board.store(Player::First),
-                self.board.store(Player::Second)
-            ),
-        ]
+        let status = format!(
+            "{} to move; stores: South {} North {}",
+            text::side_name(self.to_move),
+            self.board.store(Player::First),
+            self.board.store(Player::Second)
+        );
+        text::board_lines(&self.board, status)
     }
 
     fn input_len(&self) -> usize {
@@ -350,14 +337,6 @@ impl<R: Rules> Game for Mancala<R> {
 
     /// Own pits, own store, opponent pits, opponent store, each divided by the total seeds.
     fn encode(&self, perspective: Player, out: &mut [f32]) {
-        let total = self.board.total().max(1) as f32;
-        let mut values = Vec::with_capacity(self.input_len());
-        for side in [perspective, perspective.opponent()] {
-            values.extend(self.board.row(side).iter().map(|&s| f32::from(s)));
-            values.push(f32::from(self.board.store(side)));
-        }
-        for (slot, value) in out.iter_mut().zip(values) {
-            *slot = value / total;
-        }
+        text::encode_board(&self.board, perspective, out);
     }
 }

@@ -63,10 +63,7 @@ impl Rules for Oware {
             board.set_pit(victim, pit, 0);
         }
         board.add_to_store(mover, seeds as u8);
-        Settled {
-            extra_turn: false,
-            captured: true,
-        }
+        Settled::CAPTURED
     }
 
     fn finish(&self, board: &mut Board, next: Player) -> bool {
