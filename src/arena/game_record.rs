@@ -50,9 +50,21 @@ pub fn play_game<G: Game>(
     let (mut captures, mut extra_turns) = ([0, 0], [0, 0]);
     while game.count_moves() > 0 {
         let side = game.to_move();
-        let clock = Instant::now();
-        let mv = agents[side.index()].choose(&game, rng);
-        think_seconds[side.index()].push(clock.elapsed().as_secs_f64());
+        let mv = if game.simultaneous() {
+            // Each agent chooses its own part, seeing the position as its own choice.
+            let [first, second] = Player::BOTH.map(|player| {
+                let clock = Instant::now();
+                let proposal = agents[player.index()].choose(&game.seen_by(player), rng);
+                think_seconds[player.index()].push(clock.elapsed().as_secs_f64());
+                proposal
+            });
+            game.merge_joint(first, second)
+        } else {
+            let clock = Instant::now();
+            let mv = agents[side.index()].choose(&game, rng);
+            think_seconds[side.index()].push(clock.elapsed().as_secs_f64());
+            mv
+        };
         debug_assert!(game.play(mv).is_ok(), "agent chose an illegal move");
         game.play_unchecked(mv);
         moves.push(mv);

@@ -66,6 +66,10 @@ pub enum GameName {
     /// Oware (Abapa rules); `ayo` is the same game.
     #[value(alias = "ayo")]
     Oware,
+    /// Congklak: 7 holes of 7 seeds, relay sowing, shooting, passes.
+    Congklak,
+    /// Congkak: Congklak's sowing over rounds, burnt holes, a simultaneous opening.
+    Congkak,
 }
 
 /// Runs `$body` with `$start` bound to the start position of the named game, so one
@@ -83,6 +87,14 @@ macro_rules! with_game {
             }
             $crate::cli::GameName::Oware => {
                 let $start = $crate::games::mancala::Oware::game();
+                $body
+            }
+            $crate::cli::GameName::Congklak => {
+                let $start = $crate::games::mancala::Congklak::game();
+                $body
+            }
+            $crate::cli::GameName::Congkak => {
+                let $start = $crate::games::mancala::Congkak::start();
                 $body
             }
         }

@@ -18,11 +18,20 @@
 //! `vulnerable` (opponent pits with 1–2 seeds, which a sowing can make 2–3, minus mine),
 //! `accumulation` (my pits of 12+ seeds — an "odu"/"kroo", which laps the board and can
 //! capture on return — minus theirs); `heuristic` weights 1, 0.2, 0.3, 0.5.
+//!
+//! Congklak and Congkak: `stores` (my store − theirs, seed 000's MM evaluation), `side`
+//! (seeds in my holes − in theirs: what a round ending now would bank), `holes` (my
+//! playable holes − theirs), and for Congkak `burnt` (their burnt holes − mine: the
+//! refill's lasting effect). Congklak's `heuristic` weights 1, 0.25, 0.1 (even with
+//! `stores` at depth 4: 49/100); Congkak's weights only `stores` 1 and `burnt` 0.5, since
+//! every `side` or `holes` weight we tried lost to `stores` alone at depth 4 (27–36/100).
 
 use crate::eval::weighted::{Feature, WeightedSum};
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
 use crate::games::Player;
-use crate::games::mancala::{Kalah, Mancala, Oware, Rules, playable_pits};
+use crate::games::mancala::{
+    Board, Congkak, Congklak, Kalah, Mancala, Oware, Rules, playable_pits,
+};
 
 /// The seeds that guarantee a win: more than half of them.
 fn winning_threshold<R: Rules>(game: &Mancala<R>) -> f32 {
@@ -130,5 +139,107 @@ impl NamedEvaluators for Mancala<Oware> {
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
         let name = if name == "stores" { "captured" } else { name };
         Ok(WeightedSum::named(&OWARE_FEATURES, name, Oware::NAME)?.shared())
+    }
+}
+
+/// Games played on a mancala [`Board`], so board features are written once for all.
+pub trait OnBoard {
+    fn mancala_board(&self) -> &Board;
+}
+
+impl<R: Rules> OnBoard for Mancala<R> {
+    fn mancala_board(&self) -> &Board {
+        self.board()
+    }
+}
+
+impl OnBoard for Congkak {
+    fn mancala_board(&self) -> &Board {
+        self.board()
+    }
+}
+
+fn store_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
+    let board = game.mancala_board();
+    f32::from(board.store(me)) - f32::from(board.store(me.opponent()))
+}
+
+fn side_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
+    let board = game.mancala_board();
+    board.row_total(me) as f32 - board.row_total(me.opponent()) as f32
+}
+
+/// How many of the board's holes (by index) satisfy `keep`.
+fn count_holes<G: OnBoard>(game: &G, keep: impl Fn(&Board, usize) -> bool) -> f32 {
+    let board = game.mancala_board();
+    (0..board.pits_per_side())
+        .filter(|&hole| keep(board, hole))
+        .count() as f32
+}
+
+fn playable_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
+    let playable = |side: Player| count_holes(game, |b, h| b.pit(side, h) > 0);
+    playable(me) - playable(me.opponent())
+}
+
+fn burnt_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
+    let burnt = |side: Player| count_holes(game, |b, h| b.is_burnt(side, h));
+    burnt(me.opponent()) - burnt(me)
+}
+
+/// Congklak's features.
+pub static CONGKLAK_FEATURES: [Feature<Mancala<Congklak>>; 3] = [
+    Feature {
+        name: "stores",
+        default_weight: 1.0,
+        value: store_difference,
+    },
+    Feature {
+        name: "side",
+        default_weight: 0.25,
+        value: side_difference,
+    },
+    Feature {
+        name: "holes",
+        default_weight: 0.1,
+        value: playable_difference,
+    },
+];
+
+/// Congkak's features.
+pub static CONGKAK_FEATURES: [Feature<Congkak>; 4] = [
+    Feature {
+        name: "stores",
+        default_weight: 1.0,
+        value: store_difference,
+    },
+    Feature {
+        name: "side",
+        default_weight: 0.0,
+        value: side_difference,
+    },
+    Feature {
+        name: "holes",
+        default_weight: 0.0,
+        value: playable_difference,
+    },
+    Feature {
+        name: "burnt",
+        default_weight: 0.5,
+        value: burnt_difference,
+    },
+];
+
+impl NamedEvaluators for Mancala<Congklak> {
+    /// `heuristic`, `stores`, `side`, `holes`, sums of them, or a JSON weights file.
+    fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
+        Ok(WeightedSum::named(&CONGKLAK_FEATURES, name, Congklak::NAME)?.shared())
+    }
+}
+
+impl NamedEvaluators for Congkak {
+    /// `heuristic`, `stores`, `side`, `holes`, `burnt`, sums of them, or a JSON file.
+    fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
+        Ok(WeightedSum::named(&CONGKAK_FEATURES, name, "congkak")?.shared())
     }
 }

@@ -39,6 +39,9 @@ impl NeuralInput for Othello {
 /// Mancala inputs are seed counts over the total: the dense default encoding.
 impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Mancala<R> {}
 
+/// Congkak adds burnt-hole flags and the round to the seed counts: dense too.
+impl NeuralInput for crate::games::mancala::Congkak {}
+
 /// An MLP used as a static evaluator. The sigmoid output σ ∈ (0, 1) is mapped to 2σ − 1 ∈
 /// (−1, 1), centred on zero, so that negamax can compare leaves evaluated for either side
 /// (a raw σ would make every position look good to whoever is to move).

@@ -131,6 +131,32 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         Ok(next)
     }
 
+    /// Whether both players choose the next move at once, neither seeing the other's choice
+    /// (Congkak's opening). Then every legal move is a joint move, `to_move` is the player
+    /// this copy chooses for (see [`Game::seen_by`]), and a player controls only their own
+    /// part ([`Game::joint_part`]) of the move played.
+    fn simultaneous(&self) -> bool {
+        false
+    }
+
+    /// This position as `player` chooses in it: at a simultaneous decision, a copy whose
+    /// `to_move` is `player`; otherwise an unchanged copy.
+    fn seen_by(&self, _player: Player) -> Self {
+        self.clone()
+    }
+
+    /// At a simultaneous decision, `player`'s part of joint move `mv` (a small index: two
+    /// joint moves with the same part are the same choice for `player`).
+    fn joint_part(&self, _mv: Self::Move, _player: Player) -> u8 {
+        0
+    }
+
+    /// At a simultaneous decision, the joint move made of the first player's part of
+    /// `first` and the second player's part of `second`.
+    fn merge_joint(&self, first: Self::Move, _second: Self::Move) -> Self::Move {
+        first
+    }
+
     /// Whether the move that led here earned its player another turn (Kalah's last seed in
     /// the store: a "go-again"), even if it also ended the game.
     fn last_move_extra_turn(&self) -> bool {

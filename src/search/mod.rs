@@ -4,6 +4,12 @@
 //! Because turns need not alternate (passes, extra turns), a child's value is negated only
 //! when the side to move changes. Finished games get exact values
 //! (± [`WIN_VALUE`] plus the final margin) that dominate every heuristic value.
+//!
+//! At a simultaneous decision (Congkak's opening) the chooser cannot see the other
+//! player's part, so the node is worth the chooser's pure-strategy maximin: the best own
+//! part against the worst answer to it. That is the value the chooser can guarantee; a
+//! mixed strategy could do better on average, but needs the exact game matrix, which
+//! depth-limited values do not give.
 
 mod negamax;
 mod ordering;
@@ -12,7 +18,7 @@ pub mod solve;
 pub use negamax::{SearchResult, move_values, plain_negamax, search};
 
 use crate::eval::{Evaluator, HEURISTIC_BOUND};
-use crate::games::{Game, Player};
+use crate::games::{Game, MoveList, Player};
 
 /// Base value of a won finished game; a heuristic value can never reach it.
 pub const WIN_VALUE: f32 = 1_000_000.0;
@@ -34,4 +40,53 @@ pub fn leaf_value<G: Game, E: Evaluator<G> + ?Sized>(game: &G, evaluator: &E) ->
     evaluator
         .evaluate(game, game.to_move())
         .clamp(-HEURISTIC_BOUND, HEURISTIC_BOUND)
+}
+
+/// Value of child position `child` for `chooser`, given its value for its own side to move.
+#[inline]
+fn value_for<G: Game>(child: &G, value: f32, chooser: Player) -> f32 {
+    if child.to_move() == chooser {
+        value
+    } else {
+        -value
+    }
+}
+
+/// Each own part of the chooser (`game.to_move()`) at a simultaneous decision `game`, with
+/// a joint move carrying it and its worst value over the other player's parts:
+/// `child_value` gives each child's value for the child's side to move.
+pub(crate) fn part_values<G: Game>(
+    game: &G,
+    moves: &[G::Move],
+    mut child_value: impl FnMut(&G) -> f32,
+) -> MoveList<(G::Move, f32)> {
+    let chooser = game.to_move();
+    let mut worst: MoveList<(u8, G::Move, f32)> = MoveList::new();
+    for &mv in moves {
+        let part = game.joint_part(mv, chooser);
+        let mut child = game.clone();
+        child.play_unchecked(mv);
+        let value = value_for(&child, child_value(&child), chooser);
+        match worst.iter_mut().find(|(p, _, _)| *p == part) {
+            Some(entry) => entry.2 = entry.2.min(value),
+            None => worst.push((part, mv, value)),
+        }
+    }
+    worst
+        .into_iter()
+        .map(|(_, mv, value)| (mv, value))
+        .collect()
+}
+
+/// The chooser's maximin at a simultaneous decision: the joint move carrying the best own
+/// part (the first in `moves` on ties) and its guaranteed value (see [`part_values`]).
+pub(crate) fn maximin<G: Game>(
+    game: &G,
+    moves: &[G::Move],
+    child_value: impl FnMut(&G) -> f32,
+) -> (G::Move, f32) {
+    part_values(game, moves, child_value)
+        .into_iter()
+        .reduce(|best, next| if next.1 > best.1 { next } else { best })
+        .expect("a simultaneous decision has moves")
 }

@@ -4,7 +4,7 @@ use crate::eval::Evaluator;
 use crate::games::{Game, MoveList};
 
 use super::ordering::order_by_static_value;
-use super::{leaf_value, terminal_value};
+use super::{leaf_value, maximin, part_values, terminal_value};
 
 /// Remaining depth from which children are ordered by static value; below it the ordering
 /// costs more evaluations than the cut-offs save.
@@ -37,6 +37,16 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
             best: moves.first().copied(),
             value: searcher.static_value(game, !moves.is_empty()),
             nodes: 1,
+        };
+    }
+    if game.simultaneous() {
+        let (best, value) = maximin(game, &moves, |child| {
+            searcher.value(child, depth - 1, f32::NEG_INFINITY, f32::INFINITY)
+        });
+        return SearchResult {
+            best: Some(best),
+            value,
+            nodes: searcher.nodes,
         };
     }
     if depth >= ORDERING_MIN_DEPTH {
@@ -111,6 +121,12 @@ impl<E: ?Sized> AlphaBeta<'_, E> {
         if moves.is_empty() {
             return self.static_value(game, false);
         }
+        if game.simultaneous() {
+            return maximin(game, &moves, |child| {
+                self.value(child, depth - 1, f32::NEG_INFINITY, f32::INFINITY)
+            })
+            .1;
+        }
         if depth >= ORDERING_MIN_DEPTH {
             order_by_static_value(game, &mut moves, self.evaluator);
         }
@@ -146,6 +162,12 @@ pub fn plain_negamax<G: Game, E: Evaluator<G> + ?Sized>(
     if depth == 0 {
         return leaf_value(game, evaluator);
     }
+    if game.simultaneous() {
+        return maximin(game, &moves, |child| {
+            plain_negamax(child, depth - 1, evaluator)
+        })
+        .1;
+    }
     moves
         .iter()
         .map(|&mv| {
@@ -162,7 +184,8 @@ pub fn plain_negamax<G: Game, E: Evaluator<G> + ?Sized>(
 }
 
 /// Every legal move with its value for the side to move (`depth` plies in all, so each
-/// reply is searched `depth − 1` deep), best first: what a hint shows.
+/// reply is searched `depth − 1` deep), best first: what a hint shows. At a simultaneous
+/// decision, one joint move per own part, worth its worst case.
 pub fn move_values<G: Game, E: Evaluator<G> + ?Sized>(
     game: &G,
     depth: u32,
@@ -171,6 +194,14 @@ pub fn move_values<G: Game, E: Evaluator<G> + ?Sized>(
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     let mover = game.to_move();
+    if game.simultaneous() {
+        let mut values = part_values(game, &moves, |child| {
+            search(child, depth.saturating_sub(1), evaluator).value
+        })
+        .to_vec();
+        values.sort_by(|a, b| b.1.total_cmp(&a.1));
+        return values;
+    }
     let mut values: Vec<(G::Move, f32)> = moves
         .iter()
         .map(|&mv| {

@@ -215,7 +215,7 @@ impl Board {
             let usable = if at.slot == m {
                 sowing.into_own_store && at.side == mover
             } else {
-                !(sowing.skip_origin && at == origin) && !self.is_burnt(at.side, at.slot)
+                !(self.is_burnt(at.side, at.slot) || sowing.skip_origin && at == origin)
             };
             if usable {
                 return at;

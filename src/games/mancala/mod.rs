@@ -11,6 +11,7 @@
 //! rules make a player without seeds pass (Congklak).
 
 mod board;
+pub mod congkak;
 pub mod congklak;
 mod history;
 pub mod kalah;
@@ -18,6 +19,7 @@ pub mod oware;
 pub(crate) mod text;
 
 pub use board::{Board, Landing, MAX_PITS, Sowing, Spot};
+pub use congkak::{Congkak, CongkakMove};
 pub use congklak::Congklak;
 pub use kalah::Kalah;
 pub use oware::Oware;
@@ -178,6 +180,11 @@ impl<R: Rules> Mancala<R> {
 
     pub fn rules(&self) -> &R {
         &self.rules
+    }
+
+    /// How many relays the move that led here made (Congklak).
+    pub fn last_relays(&self) -> u16 {
+        self.last.relays
     }
 }
 
