@@ -6,7 +6,7 @@ use rand::RngExt;
 use crate::eval::SharedEvaluator;
 use crate::games::{Game, MoveList};
 use crate::rng::GameRng;
-use crate::search::search;
+use crate::search::{Pruning, SearchResult, search_pruned};
 
 /// A player of game `G`.
 pub trait Agent<G: Game>: Send + Sync {
@@ -54,16 +54,40 @@ impl<G: Game> Agent<G> for FirstMoveAgent {
     }
 }
 
-/// Negamax with alpha-beta to a fixed depth over a shared evaluator.
+/// Negamax with alpha-beta to a fixed depth over a shared evaluator, optionally searching
+/// only the moves a second evaluator ranks best (forward pruning, seed 000's NMM).
 pub struct SearchAgent<G: Game> {
     pub depth: u32,
     pub evaluator: SharedEvaluator<G>,
     pub label: String,
+    /// The ranker and how many of its best moves are searched at each node.
+    pub pruning: Option<(SharedEvaluator<G>, usize)>,
+}
+
+impl<G: Game> SearchAgent<G> {
+    /// A full-width search.
+    pub fn new(depth: u32, evaluator: SharedEvaluator<G>, label: String) -> SearchAgent<G> {
+        SearchAgent {
+            depth,
+            evaluator,
+            label,
+            pruning: None,
+        }
+    }
+
+    /// Searches `game` as this agent does, returning the move, value and nodes.
+    pub fn search(&self, game: &G) -> SearchResult<G::Move> {
+        let pruning = self.pruning.as_ref().map(|(ranker, width)| Pruning {
+            ranker: ranker.as_ref(),
+            width: *width,
+        });
+        search_pruned(game, self.depth, self.evaluator.as_ref(), pruning)
+    }
 }
 
 impl<G: Game> Agent<G> for SearchAgent<G> {
     fn choose(&self, game: &G, _rng: &mut GameRng) -> G::Move {
-        search(game, self.depth, self.evaluator.as_ref())
+        self.search(game)
             .best
             .expect("search returns a move while the game is not over")
     }

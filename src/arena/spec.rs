@@ -1,7 +1,7 @@
 //! Agent spec strings, parsed in one place for every command:
 //! `random`, `first`, `heuristic:DEPTH`, `wpc:DEPTH`, `minimax:DEPTH:EVAL`,
-//! `champion:PATH[:DEPTH]`, each with an optional `@EPS` suffix (play a random move with
-//! probability EPS, e.g. `wpc:1@0.1`).
+//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, each with an optional `@EPS` suffix
+//! (play a random move with probability EPS, e.g. `wpc:1@0.1`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -68,6 +68,13 @@ pub enum AgentKind {
     Champion {
         path: PathBuf,
         depth: Option<u32>,
+    },
+    /// Seed 000's NMM: minimax on the store difference to `depth`, searching at each node
+    /// only the `width` moves the saved network ranks best.
+    Nmm {
+        depth: u32,
+        width: usize,
+        path: PathBuf,
     },
 }
 
@@ -136,6 +143,29 @@ impl FromStr for AgentSpec {
                 body: body.to_string(),
             });
         }
+        if let Some(rest) = body.strip_prefix("nmm:") {
+            let mut fields = rest.splitn(3, ':');
+            let (d, width, path) = (fields.next(), fields.next(), fields.next());
+            let width = width
+                .and_then(|w| w.parse::<usize>().ok())
+                .filter(|&w| w >= 1);
+            let (Some(d), Some(width), Some(path)) = (d, width, path.filter(|p| !p.is_empty()))
+            else {
+                return Err(malformed(
+                    "expected nmm:DEPTH:WIDTH:PATH (WIDTH ≥ 1 moves kept per node)",
+                ));
+            };
+            return Ok(AgentSpec {
+                kind: AgentKind::Nmm {
+                    depth: depth(d)?,
+                    width,
+                    path: PathBuf::from(path),
+                },
+                epsilon,
+                text: text.to_string(),
+                body: body.to_string(),
+            });
+        }
         let parts: Vec<&str> = body.splitn(3, ':').collect();
         let minimax = |depth, evaluator: &str| AgentKind::Minimax {
             depth,
@@ -152,8 +182,9 @@ impl FromStr for AgentSpec {
             ["minimax", d, eval] if !eval.is_empty() => minimax(depth(d)?, eval),
             _ => {
                 return Err(malformed(
-                    "expected random, first, heuristic:DEPTH, wpc:DEPTH, minimax:DEPTH:EVAL or \
-                     champion:PATH[:DEPTH], optionally followed by @EPS",
+                    "expected random, first, normal, expert, impossible, heuristic:DEPTH, \
+                     wpc:DEPTH, minimax:DEPTH:EVAL, champion:PATH[:DEPTH] or \
+                     nmm:DEPTH:WIDTH:PATH, optionally followed by @EPS",
                 ));
             }
         };
@@ -192,27 +223,35 @@ impl AgentSpec {
         &self,
         start: &G,
     ) -> Result<Option<SearchAgent<G>>, SpecError> {
-        let (depth, evaluator): (u32, SharedEvaluator<G>) = match &self.kind {
+        let evaluator = |name: &str| {
+            G::evaluator(name).map_err(|source| SpecError::Evaluator {
+                spec: self.text.clone(),
+                source,
+            })
+        };
+        let label = self.body.clone();
+        Ok(Some(match &self.kind {
             AgentKind::Random | AgentKind::First => return Ok(None),
-            AgentKind::Minimax { depth, evaluator } => (
-                *depth,
-                G::evaluator(evaluator).map_err(|source| SpecError::Evaluator {
-                    spec: self.text.clone(),
-                    source,
-                })?,
-            ),
+            AgentKind::Minimax {
+                depth,
+                evaluator: name,
+            } => SearchAgent::new(*depth, evaluator(name)?, label),
             AgentKind::Champion { path, depth } => {
                 let champion = self.load_champion(path, start)?;
-                (
+                SearchAgent::new(
                     depth.unwrap_or(champion.depth),
                     Arc::new(champion.evaluator()),
+                    label,
                 )
             }
-        };
-        Ok(Some(SearchAgent {
-            depth,
-            evaluator,
-            label: self.body.clone(),
+            AgentKind::Nmm { depth, width, path } => {
+                let ranker: SharedEvaluator<G> =
+                    Arc::new(self.load_champion(path, start)?.evaluator());
+                SearchAgent {
+                    pruning: Some((ranker, *width)),
+                    ..SearchAgent::new(*depth, evaluator("stores")?, label)
+                }
+            }
         }))
     }
 

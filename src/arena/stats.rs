@@ -12,13 +12,15 @@ const Z95: f64 = 1.959_963_984_540_054;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct MoveTimes {
     pub moves: usize,
+    pub min_ms: f64,
+    pub max_ms: f64,
     pub mean_ms: f64,
     pub sd_ms: f64,
-    pub max_ms: f64,
 }
 
 impl MoveTimes {
-    /// Mean, (population) standard deviation and maximum of `seconds`, in milliseconds.
+    /// Count, minimum, maximum, mean and (population) standard deviation of `seconds`, in
+    /// milliseconds (seed 000's Tables 4.2–4.5 report these).
     pub fn from_seconds<'a>(seconds: impl Iterator<Item = &'a f64>) -> MoveTimes {
         let ms: Vec<f64> = seconds.map(|s| s * 1000.0).collect();
         if ms.is_empty() {
@@ -29,9 +31,10 @@ impl MoveTimes {
         let variance = ms.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
         MoveTimes {
             moves: ms.len(),
+            min_ms: ms.iter().copied().fold(f64::INFINITY, f64::min),
+            max_ms: ms.iter().copied().fold(0.0, f64::max),
             mean_ms: mean,
             sd_ms: variance.sqrt(),
-            max_ms: ms.iter().copied().fold(0.0, f64::max),
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::arena::agent::Agent;
 use crate::arena::game_record::{GameRecord, player_side};
 use crate::arena::openings::OpeningError;
 use crate::arena::series::{SeriesConfig, play_series};
-use crate::arena::stats::WinRecord;
+use crate::arena::stats::{MoveTimes, WinRecord};
 use crate::games::{Game, Player};
 use crate::rng::derive_seed;
 
@@ -45,6 +45,8 @@ pub struct AgentSummary {
     pub avg_extra_turns: f64,
     /// Own moves per game (seed 002 tracks the AI player's moves).
     pub avg_moves: f64,
+    /// Think time per own move over all games (seed 000's Tables 4.2–4.5).
+    pub move_time: MoveTimes,
 }
 
 /// A finished round robin.
@@ -67,7 +69,7 @@ struct Tally {
     loss_margin: i64,
     captures: u64,
     extra_turns: u64,
-    moves: u64,
+    think_seconds: Vec<f64>,
 }
 
 fn mean(total: f64, count: usize) -> f64 {
@@ -91,7 +93,7 @@ impl Tally {
         self.margin += margin;
         self.captures += u64::from(record.captures[me]);
         self.extra_turns += u64::from(record.extra_turns[me]);
-        self.moves += record.think_seconds[me].len() as u64;
+        self.think_seconds.extend(&record.think_seconds[me]);
         let result = record.outcome.sign_for(seat);
         match result {
             1 => {
@@ -123,7 +125,8 @@ impl Tally {
             avg_loss_margin: mean(self.loss_margin as f64, losses),
             avg_captures: mean(self.captures as f64, games),
             avg_extra_turns: mean(self.extra_turns as f64, games),
-            avg_moves: mean(self.moves as f64, games),
+            avg_moves: mean(self.think_seconds.len() as f64, games),
+            move_time: MoveTimes::from_seconds(self.think_seconds.iter()),
         }
     }
 }

@@ -9,6 +9,7 @@ mod nboard;
 mod perft;
 mod play;
 pub(crate) mod plot;
+mod prune;
 mod show;
 mod solve;
 pub(crate) mod tournament;
@@ -49,6 +50,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Round robin between agents, with seed 002's statistics and the pairwise matrix.
     Tournament(tournament::TournamentArgs),
+    /// Seed 000's question: does a network as forward pruning speed up minimax, at what cost?
+    Prune(prune::PruneArgs),
     /// Seed 002's experiment: all 63 combinations of Kalah's H1–H6 against random.
     Gifford(gifford::GiffordArgs),
     /// The exact value of a small Kalah board (first player's final store margin).
@@ -137,6 +140,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Nboard(args) => nboard::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Tournament(args) => tournament::run(&args),
+        Command::Prune(args) => prune::run(&args),
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),

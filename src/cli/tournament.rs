@@ -140,6 +140,18 @@ fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {
         }
         println!();
     }
+    println!("\nthink time per move (ms):");
+    println!(
+        "{:<24} {:>8} {:>9} {:>9} {:>9} {:>9}",
+        "agent", "N", "min", "max", "mean", "sd"
+    );
+    for s in &result.agents {
+        let t = &s.move_time;
+        println!(
+            "{:<24} {:>8} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+            s.agent, t.moves, t.min_ms, t.max_ms, t.mean_ms, t.sd_ms
+        );
+    }
     println!("\nrow agent's wins/draws/losses against the column agent:");
     print!("{:<24}", "");
     for (k, _) in result.agents.iter().enumerate() {

@@ -125,10 +125,8 @@ pub fn play_league<G: NamedEvaluators>(
         .iter()
         .chain(hall)
         .enumerate()
-        .map(|(i, evaluator)| SearchAgent {
-            depth: config.depth,
-            evaluator: evaluator.clone(),
-            label: format!("individual {i}"),
+        .map(|(i, evaluator)| {
+            SearchAgent::new(config.depth, evaluator.clone(), format!("individual {i}"))
         })
         .collect();
     let generation_key = u64::from(generation);

@@ -350,16 +350,12 @@ fn benchmark<G: NamedEvaluators>(
     network: Arc<NeuralEvaluator>,
     observer: &dyn Observer,
 ) -> Result<SeriesStats, EvolveError> {
-    let player = SearchAgent {
-        depth: config.depth,
-        evaluator: network,
-        label: "champion".to_string(),
-    };
-    let opponent = SearchAgent {
-        depth: config.depth,
-        evaluator: G::evaluator("heuristic").expect("every game has a heuristic evaluator"),
-        label: format!("heuristic:{}", config.depth),
-    };
+    let player = SearchAgent::new(config.depth, network, "champion".to_string());
+    let opponent = SearchAgent::new(
+        config.depth,
+        G::evaluator("heuristic").expect("every game has a heuristic evaluator"),
+        format!("heuristic:{}", config.depth),
+    );
     let series = SeriesConfig {
         games: config.bench_games,
         opening_plies: config.bench_opening_plies,

@@ -15,7 +15,7 @@ mod negamax;
 mod ordering;
 pub mod solve;
 
-pub use negamax::{SearchResult, move_values, plain_negamax, search};
+pub use negamax::{Pruning, SearchResult, move_values, plain_negamax, search, search_pruned};
 
 use crate::eval::{Evaluator, HEURISTIC_BOUND};
 use crate::games::{Game, MoveList, Player};

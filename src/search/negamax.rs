@@ -19,6 +19,22 @@ pub struct SearchResult<M> {
     pub nodes: u64,
 }
 
+/// Forward pruning: at every node only the `width` moves that `ranker` rates best (by the
+/// position each leads to, for the mover) are searched. Seed 000's NMM agent: a network
+/// ranks, minimax searches what it keeps.
+pub struct Pruning<'r, G> {
+    pub ranker: &'r dyn Evaluator<G>,
+    pub width: usize,
+}
+
+impl<G> Clone for Pruning<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G> Copy for Pruning<'_, G> {}
+
 /// Searches `depth` plies below `game` with alpha-beta and returns the best move. Ties go
 /// to the move searched first, so the result is deterministic.
 pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
@@ -26,8 +42,20 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
     depth: u32,
     evaluator: &E,
 ) -> SearchResult<G::Move> {
+    search_pruned(game, depth, evaluator, None)
+}
+
+/// [`search`], searching at each node only the moves `pruning` keeps (all when `None`).
+/// Simultaneous decisions are always searched in full: their maximin needs every answer.
+pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
+    game: &G,
+    depth: u32,
+    evaluator: &E,
+    pruning: Option<Pruning<'_, G>>,
+) -> SearchResult<G::Move> {
     let mut searcher = AlphaBeta {
         evaluator,
+        pruning,
         nodes: 1,
     };
     let mut moves = MoveList::new();
@@ -49,9 +77,7 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
             nodes: searcher.nodes,
         };
     }
-    if depth >= ORDERING_MIN_DEPTH {
-        order_by_static_value(game, &mut moves, evaluator);
-    }
+    searcher.select(game, &mut moves, depth);
     let mut alpha = f32::NEG_INFINITY;
     let mut best = None;
     for &mv in &moves {
@@ -68,17 +94,29 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
     }
 }
 
-struct AlphaBeta<'e, E: ?Sized> {
+struct AlphaBeta<'e, G, E: ?Sized> {
     evaluator: &'e E,
+    pruning: Option<Pruning<'e, G>>,
     nodes: u64,
 }
 
-impl<E: ?Sized> AlphaBeta<'_, E> {
+impl<G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'_, G, E> {
+    /// Orders `moves` best first (deep enough for it to pay) and applies forward pruning.
+    fn select(&self, game: &G, moves: &mut MoveList<G::Move>, depth: u32) {
+        match self.pruning {
+            Some(pruning) => {
+                order_by_static_value(game, moves, pruning.ranker);
+                moves.truncate(pruning.width.max(1));
+            }
+            None if depth >= ORDERING_MIN_DEPTH => {
+                order_by_static_value(game, moves, self.evaluator);
+            }
+            None => {}
+        }
+    }
+
     /// Value of a node without searching below it: exact if the game is over.
-    fn static_value<G: Game>(&self, game: &G, has_moves: bool) -> f32
-    where
-        E: Evaluator<G>,
-    {
+    fn static_value(&self, game: &G, has_moves: bool) -> f32 {
         if has_moves {
             leaf_value(game, self.evaluator)
         } else {
@@ -87,17 +125,7 @@ impl<E: ?Sized> AlphaBeta<'_, E> {
     }
 
     /// Value, for the side to move in `game`, of playing `mv` and searching the rest.
-    fn child_value<G: Game>(
-        &mut self,
-        game: &G,
-        mv: G::Move,
-        depth: u32,
-        alpha: f32,
-        beta: f32,
-    ) -> f32
-    where
-        E: Evaluator<G>,
-    {
+    fn child_value(&mut self, game: &G, mv: G::Move, depth: u32, alpha: f32, beta: f32) -> f32 {
         let mut child = game.clone();
         child.play_unchecked(mv);
         if child.to_move() == game.to_move() {
@@ -108,10 +136,7 @@ impl<E: ?Sized> AlphaBeta<'_, E> {
     }
 
     /// Fail-soft alpha-beta value of `game` for its side to move.
-    fn value<G: Game>(&mut self, game: &G, depth: u32, mut alpha: f32, beta: f32) -> f32
-    where
-        E: Evaluator<G>,
-    {
+    fn value(&mut self, game: &G, depth: u32, mut alpha: f32, beta: f32) -> f32 {
         self.nodes += 1;
         if depth == 0 {
             return self.static_value(game, game.count_moves() > 0);
@@ -127,9 +152,7 @@ impl<E: ?Sized> AlphaBeta<'_, E> {
             })
             .1;
         }
-        if depth >= ORDERING_MIN_DEPTH {
-            order_by_static_value(game, &mut moves, self.evaluator);
-        }
+        self.select(game, &mut moves, depth);
         let mut best = f32::NEG_INFINITY;
         for &mv in &moves {
             let value = self.child_value(game, mv, depth, alpha, beta);
