@@ -422,6 +422,7 @@ fn tournament_statistics_add_up() {
         games_per_pair: 10,
         opening_plies: 2,
         seed: 3,
+        timed_moves: None,
     };
     let result = round_robin(&start, &agents, config, &|| {}).unwrap();
     for (i, agent) in result.agents.iter().enumerate() {

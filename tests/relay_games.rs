@@ -7,7 +7,7 @@ use evoboard::games::mancala::congklak::MAX_RELAYS;
 use evoboard::games::mancala::{Congkak, Congklak, Mancala};
 use evoboard::games::perft;
 use evoboard::rng::rng_for;
-use evoboard::search::{plain_negamax, search};
+use evoboard::search::{Pruning, plain_negamax, search, search_pruned};
 use evoboard::{Game, MoveList, Outcome, Player};
 use rand::RngExt;
 
@@ -318,4 +318,36 @@ fn minimax_wins_against_random<G: NamedEvaluators>(start: &G) -> usize {
 fn searching_players_beat_random_ones() {
     assert!(minimax_wins_against_random(&Congklak::game()) >= 9);
     assert!(minimax_wins_against_random(&Congkak::start()) >= 9);
+}
+
+#[test]
+fn forward_pruning_keeps_the_full_search_when_wide_and_cuts_nodes_when_narrow() {
+    let start = Congklak::game();
+    let evaluator = Mancala::<Congklak>::evaluator("stores").unwrap();
+    let ranker = Mancala::<Congklak>::evaluator("heuristic").unwrap();
+    let game = after(&start, &["3", "1"]);
+    let full = search(&game, 5, evaluator.as_ref());
+    let pruning = |width| {
+        search_pruned(
+            &game,
+            5,
+            evaluator.as_ref(),
+            Some(Pruning {
+                ranker: ranker.as_ref(),
+                width,
+            }),
+        )
+    };
+    assert_eq!(
+        pruning(7).value,
+        full.value,
+        "keeping every move changes nothing"
+    );
+    let narrow = pruning(2);
+    assert!(
+        narrow.nodes < full.nodes / 2,
+        "{} vs {}",
+        narrow.nodes,
+        full.nodes
+    );
 }

@@ -20,6 +20,9 @@ pub struct TournamentConfig {
     /// Random plies that make each opening.
     pub opening_plies: u32,
     pub seed: u64,
+    /// Think times are summarised over each agent's first this many moves of every game
+    /// (seed 001 timed the first five); `None`: over all moves.
+    pub timed_moves: Option<usize>,
 }
 
 /// One agent's results over all its games, from its own point of view.
@@ -69,6 +72,9 @@ struct Tally {
     loss_margin: i64,
     captures: u64,
     extra_turns: u64,
+    moves: u64,
+    /// How many of each game's own moves are timed (all when `None`).
+    timed_moves: Option<usize>,
     think_seconds: Vec<f64>,
 }
 
@@ -93,7 +99,10 @@ impl Tally {
         self.margin += margin;
         self.captures += u64::from(record.captures[me]);
         self.extra_turns += u64::from(record.extra_turns[me]);
-        self.think_seconds.extend(&record.think_seconds[me]);
+        let times = &record.think_seconds[me];
+        self.moves += times.len() as u64;
+        self.think_seconds
+            .extend(times.iter().take(self.timed_moves.unwrap_or(usize::MAX)));
         let result = record.outcome.sign_for(seat);
         match result {
             1 => {
@@ -125,7 +134,7 @@ impl Tally {
             avg_loss_margin: mean(self.loss_margin as f64, losses),
             avg_captures: mean(self.captures as f64, games),
             avg_extra_turns: mean(self.extra_turns as f64, games),
-            avg_moves: mean(self.think_seconds.len() as f64, games),
+            avg_moves: mean(self.moves as f64, games),
             move_time: MoveTimes::from_seconds(self.think_seconds.iter()),
         }
     }
@@ -140,7 +149,12 @@ pub fn round_robin<G: Game>(
     on_game_done: &(dyn Fn() + Sync),
 ) -> Result<TournamentResult, OpeningError> {
     let n = agents.len();
-    let mut tallies: Vec<Tally> = (0..n).map(|_| Tally::default()).collect();
+    let mut tallies: Vec<Tally> = (0..n)
+        .map(|_| Tally {
+            timed_moves: config.timed_moves,
+            ..Tally::default()
+        })
+        .collect();
     let mut matrix: Vec<Vec<Option<WinRecord>>> = vec![vec![None; n]; n];
     for i in 0..n {
         for j in i + 1..n {

@@ -2,7 +2,8 @@
 //! forward-pruning method?". Over fixed positions it measures nodes and time per move of
 //! minimax on the store difference (seed 000's MM) and of the same search keeping only the
 //! WIDTH moves a network ranks best at each node (NMM); then it plays each NMM against MM
-//! at equal depth for the strength cost.
+//! at equal depth for the strength cost. "Optimal" is the share of positions where the
+//! pruned search's move is worth as much, to the full-width search, as the best move.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -15,6 +16,7 @@ use crate::arena::{
 };
 use crate::cli::{GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
+use crate::search::search;
 
 #[derive(Debug, Args)]
 pub struct PruneArgs {
@@ -62,6 +64,31 @@ fn cost<G: NamedEvaluators>(agent: &SearchAgent<G>, positions: &[G]) -> (f64, f6
     (nodes as f64 / n, 1000.0 * seconds / n, moves)
 }
 
+/// Share of `positions` where `moves` are worth, to full-width `mm`, as much as its best.
+fn optimal_share<G: NamedEvaluators>(
+    mm: &SearchAgent<G>,
+    positions: &[G],
+    moves: &[G::Move],
+) -> f64 {
+    let optimal = positions
+        .iter()
+        .zip(moves)
+        .filter(|&(game, &mv)| {
+            let best = mm.search(game).value;
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            let value = search(&child, mm.depth - 1, mm.evaluator.as_ref()).value;
+            let value = if child.to_move() == game.to_move() {
+                value
+            } else {
+                -value
+            };
+            value >= best - 1e-3
+        })
+        .count();
+    100.0 * optimal as f64 / positions.len().max(1) as f64
+}
+
 fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
     let mm_spec = format!("minimax:{}:stores", args.depth);
     let mm = mm_spec
@@ -75,7 +102,7 @@ fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
         args.series.seed,
     )?
     .into_iter()
-    .filter(|game| game.count_moves() > 0)
+    .filter(|game| game.count_moves() > 0 && !game.simultaneous())
     .collect();
     println!(
         "{}: {} positions ({} random plies, seed {}), depth {}, timed on one thread",
@@ -87,9 +114,9 @@ fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
     );
     println!(
         "{:<28} {:>12} {:>10} {:>9} {:>11} {:>22}",
-        "agent", "nodes/move", "ms/move", "vs MM", "same move", "strength vs MM (w/d/l)"
+        "agent", "nodes/move", "ms/move", "vs MM", "optimal", "strength vs MM (w/d/l)"
     );
-    let (mm_nodes, mm_ms, mm_moves) = cost(&mm, &positions);
+    let (mm_nodes, mm_ms, _) = cost(&mm, &positions);
     println!(
         "{mm_spec:<28} {mm_nodes:>12.0} {mm_ms:>10.3} {:>9} {:>11} {:>22}",
         "1.00×", "100.0%", "-"
@@ -106,7 +133,7 @@ fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
             .searcher(&start)?
             .expect("nmm is a search");
         let (nodes, ms, moves) = cost(&nmm, &positions);
-        let same = moves.iter().zip(&mm_moves).filter(|(a, b)| a == b).count();
+        let optimal = optimal_share(&mm, &positions, &moves);
         let progress = ProgressBar::new(u64::from(args.series.games)).with_style(
             ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games")?
                 .progress_chars("=> "),
@@ -118,7 +145,7 @@ fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
         println!(
             "nmm width {width:<18} {nodes:>12.0} {ms:>10.3} {:>8.2}× {:>10.1}% {:>14} {:>6.1}%",
             ms / mm_ms.max(f64::MIN_POSITIVE),
-            100.0 * same as f64 / positions.len().max(1) as f64,
+            optimal,
             format!("{}/{}/{}", record.wins, record.draws, record.losses),
             100.0 * record.win_rate
         );

@@ -25,6 +25,10 @@ pub struct TournamentArgs {
     /// Print one JSON object instead of tables.
     #[arg(long)]
     json: bool,
+    /// Summarise think times over each agent's first N moves of every game (seed 001's
+    /// Table 6.4 timed the first five) instead of over all moves.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    timed_moves: Option<u64>,
     /// Also write the per-agent statistics as CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -54,6 +58,7 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<(
         games_per_pair: args.series.games as usize,
         opening_plies: args.series.openings,
         seed: args.series.seed,
+        timed_moves: args.timed_moves.map(|n| n as usize),
     };
     let pairs = agents.len() * (agents.len() - 1) / 2;
     let progress = ProgressBar::new(pairs as u64 * u64::from(args.series.games));
@@ -140,7 +145,10 @@ fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {
         }
         println!();
     }
-    println!("\nthink time per move (ms):");
+    match args.timed_moves {
+        Some(n) => println!("\nthink time per move over each agent's first {n} moves (ms):"),
+        None => println!("\nthink time per move (ms):"),
+    }
     println!(
         "{:<24} {:>8} {:>9} {:>9} {:>9} {:>9}",
         "agent", "N", "min", "max", "mean", "sd"

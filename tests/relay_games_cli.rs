@@ -1,0 +1,164 @@
+//! The command line with `--game congklak` and `--game congkak`: perft, show, evolve to a
+//! champion, the NMM agent and its pruning study, and tournaments with move-time tables.
+
+mod common;
+
+use common::{evoboard, temp_dir};
+
+fn stdout_of(args: &[&str]) -> String {
+    let output = evoboard(args);
+    assert!(output.status.success(), "evoboard {args:?}: {output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn perft_and_show_read_both_games() {
+    // Congkak's first ply is one joint move: 7 × 7 choices.
+    assert_eq!(
+        stdout_of(&["perft", "--game", "congkak", "--depth", "1"]).trim(),
+        "49"
+    );
+    assert_eq!(
+        stdout_of(&["perft", "--game", "congklak", "--depth", "1"]).trim(),
+        "7"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "show", "--game", "congkak", "--moves", "3/5", "--json",
+    ]))
+    .unwrap();
+    let position = json["position"].as_str().unwrap();
+    assert!(position.contains(" r1"), "{position}");
+    let bad = evoboard(&["show", "--game", "congkak", "--moves", "3"]);
+    assert_eq!(
+        bad.status.code(),
+        Some(2),
+        "a lone hole at the joint opening"
+    );
+    let bad = evoboard(&[
+        "show",
+        "--game",
+        "congkak",
+        "--position",
+        "7,7,7 7,7,7 0 0 * r1",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let burnt = stdout_of(&[
+        "show",
+        "--game",
+        "congkak",
+        "--position",
+        "0,0,0,0,0,2,x 7,7,7,7,7,x,x 10 20 S r2",
+    ]);
+    assert!(burnt.contains("  x"), "burnt holes are drawn: {burnt}");
+}
+
+#[test]
+fn evolve_runs_for_both_games_and_the_champions_play() {
+    for game in ["congklak", "congkak"] {
+        let dir = temp_dir(game);
+        let out = dir.to_str().unwrap();
+        let output = evoboard(&[
+            "evolve",
+            "--game",
+            game,
+            "--generations",
+            "3",
+            "--population",
+            "6",
+            "--bench-games",
+            "10",
+            "--depth",
+            "1",
+            "--no-plots",
+            "--out",
+            out,
+        ]);
+        assert!(output.status.success(), "{output:?}");
+        let champion = format!("champion:{out}/champion.evo:1");
+        let report = stdout_of(&[
+            "benchmark",
+            "--game",
+            game,
+            "--player",
+            &champion,
+            "--opponent",
+            "random",
+            "--games",
+            "10",
+        ]);
+        assert!(report.contains("10 games"), "{report}");
+        let nmm = format!("nmm:3:2:{out}/champion.evo");
+        let report = stdout_of(&[
+            "benchmark",
+            "--game",
+            game,
+            "--player",
+            &nmm,
+            "--games",
+            "4",
+        ]);
+        assert!(report.contains("4 games"), "{report}");
+        let study = stdout_of(&[
+            "prune",
+            "--game",
+            game,
+            "--ranker",
+            &format!("{out}/champion.evo"),
+            "--depth",
+            "3",
+            "--widths",
+            "1,7",
+            "--positions",
+            "20",
+            "--games",
+            "2",
+        ]);
+        // Keeping all 7 moves is plain minimax: an optimal move everywhere.
+        let full = study
+            .lines()
+            .find(|l| l.starts_with("nmm width 7"))
+            .unwrap();
+        assert!(full.contains("100.0%"), "{study}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
+fn bad_nmm_specs_are_refused() {
+    for spec in ["nmm:3:0:x.evo", "nmm:3:2:", "nmm:3", "nmm:0:2:x.evo"] {
+        let output = evoboard(&["benchmark", "--game", "congkak", "--player", spec]);
+        assert_eq!(output.status.code(), Some(2), "{spec}");
+    }
+    let missing = evoboard(&[
+        "benchmark",
+        "--game",
+        "congkak",
+        "--player",
+        "nmm:3:2:/nonexistent/champion.evo",
+    ]);
+    assert_ne!(missing.status.code(), Some(0));
+}
+
+#[test]
+fn tournament_reports_move_times_over_the_first_moves() {
+    let report = stdout_of(&[
+        "tournament",
+        "--game",
+        "congklak",
+        "--agents",
+        "random,normal,expert",
+        "--games",
+        "4",
+        "--timed-moves",
+        "5",
+    ]);
+    assert!(report.contains("first 5 moves"), "{report}");
+    let row = report
+        .lines()
+        .skip_while(|l| !l.contains("first 5 moves"))
+        .find(|l| l.starts_with("normal"))
+        .unwrap();
+    // Each of normal's 8 games (two pairs × 4) times at most 5 moves.
+    let timed: usize = row.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!((1..=40).contains(&timed), "{row}");
+}
