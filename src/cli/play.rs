@@ -69,6 +69,92 @@ fn seat<G: NamedEvaluators>(spec: &str, start: &G) -> anyhow::Result<Seat<G>> {
     Ok(Seat::Engine(spec.parse::<AgentSpec>()?.build(start)?))
 }
 
+/// What a seat decided at its turn.
+enum Choice<G: Game> {
+    Move(G::Move),
+    /// Take back to this player's previous turn.
+    Undo,
+    Quit,
+}
+
+/// The engines and what the people at the board share while a game is played.
+struct Session<'a, G: Game, I, O> {
+    args: &'a PlayArgs,
+    hint_engine: &'a dyn crate::eval::Evaluator<G>,
+    rng: crate::rng::GameRng,
+    input: &'a mut I,
+    out: &'a mut O,
+}
+
+impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
+    /// Asks `seat` for `player`'s move in `view` (at a simultaneous decision, the position
+    /// as `player` chooses in it: a person then types only their own part, unseen by the
+    /// other side). A person's `help`, `board`, `hint` and bad moves are handled here.
+    fn choose(&mut self, seat: &Seat<G>, view: &G, player: Player) -> anyhow::Result<Choice<G>> {
+        let name = view.player_name(player);
+        let human = match seat {
+            Seat::Engine(agent) => {
+                let mv = agent.choose(view, &mut self.rng);
+                if view.simultaneous() {
+                    writeln!(self.out, "{name} has chosen (hidden until both have)")?;
+                }
+                return Ok(Choice::Move(mv));
+            }
+            Seat::Human => view,
+        };
+        loop {
+            if self.args.hints {
+                self.hint(human, player)?;
+            }
+            if human.simultaneous() {
+                write!(
+                    self.out,
+                    "{name}, choose your hole (the other side cannot see it)> "
+                )?;
+            } else {
+                write!(self.out, "{name} to move> ")?;
+            }
+            self.out.flush()?;
+            let mut line = String::new();
+            if self.input.read_line(&mut line)? == 0 {
+                writeln!(self.out, "\nend of input: game abandoned")?;
+                return Ok(Choice::Quit);
+            }
+            match line.trim() {
+                "quit" => {
+                    writeln!(self.out, "game abandoned")?;
+                    return Ok(Choice::Quit);
+                }
+                "help" => writeln!(self.out, "{HELP}")?,
+                "board" => show(human, self.out)?,
+                "hint" => self.hint(human, player)?,
+                "undo" => return Ok(Choice::Undo),
+                text => match human
+                    .parse_part(text, player)
+                    .and_then(|mv| human.play(mv).map(|_| mv))
+                {
+                    Ok(mv) => return Ok(Choice::Move(mv)),
+                    Err(error) => writeln!(self.out, "{error}; type `help` for the commands")?,
+                },
+            }
+        }
+    }
+
+    fn hint(&mut self, game: &G, player: Player) -> std::io::Result<()> {
+        let depth = self.args.hint_depth;
+        let values = move_values(game, depth, self.hint_engine);
+        let table: Vec<String> = values
+            .iter()
+            .map(|(mv, value)| format!("{} {value:+.2}", game.format_part(*mv, player)))
+            .collect();
+        writeln!(
+            self.out,
+            "hint (depth {depth}, best first): {}",
+            table.join(" | ")
+        )
+    }
+}
+
 /// Plays one game, reading people's input from `input` and writing everything to `out`.
 pub fn play<G: NamedEvaluators>(
     start: G,
@@ -82,81 +168,70 @@ pub fn play<G: NamedEvaluators>(
     }
     let seats = [seat(&args.first, &start)?, seat(&args.second, &start)?];
     let hint_engine = G::evaluator("heuristic")?;
-    let mut rng = rng_for(args.seed, &[]);
+    let mut session = Session {
+        args,
+        hint_engine: hint_engine.as_ref(),
+        rng: rng_for(args.seed, &[]),
+        input,
+        out,
+    };
     let mut game = start.clone();
     // Positions before each move, for undo.
     let mut before: Vec<G> = Vec::new();
     let mut moves: Vec<G::Move> = Vec::new();
-    show(&game, out)?;
-    while game.outcome().is_none() {
-        let side = game.to_move();
-        let name = game.player_name(side);
-        let mv = match &seats[side.index()] {
-            Seat::Engine(agent) => agent.choose(&game, &mut rng),
-            Seat::Human => {
-                if args.hints {
-                    hint(&game, args.hint_depth, hint_engine.as_ref(), out)?;
-                }
-                write!(out, "{name} to move> ")?;
-                out.flush()?;
-                let mut line = String::new();
-                if input.read_line(&mut line)? == 0 {
-                    writeln!(out, "\nend of input: game abandoned")?;
-                    return Ok(());
-                }
-                match line.trim() {
-                    "quit" => {
-                        writeln!(out, "game abandoned")?;
-                        return Ok(());
-                    }
-                    "help" => {
-                        writeln!(out, "{HELP}")?;
-                        continue;
-                    }
-                    "board" => {
-                        show(&game, out)?;
-                        continue;
-                    }
-                    "hint" => {
-                        hint(&game, args.hint_depth, hint_engine.as_ref(), out)?;
-                        continue;
-                    }
-                    "undo" => {
-                        match undo(&mut before, &mut moves, side) {
-                            Some(position) => {
-                                game = position;
-                                writeln!(out, "taken back to {name}'s previous turn")?;
-                                show(&game, out)?;
-                            }
-                            None => writeln!(out, "nothing to undo")?,
+    show(&game, session.out)?;
+    'game: while game.outcome().is_none() {
+        // Everyone who chooses now: one player, or both at a simultaneous decision.
+        let choosers: &[Player] = if game.simultaneous() {
+            &Player::BOTH
+        } else if game.to_move() == Player::First {
+            &[Player::First]
+        } else {
+            &[Player::Second]
+        };
+        let mut parts = Vec::new();
+        for &player in choosers {
+            let view = game.seen_by(player);
+            match session.choose(&seats[player.index()], &view, player)? {
+                Choice::Move(mv) => parts.push(mv),
+                Choice::Quit => return Ok(()),
+                Choice::Undo => {
+                    let name = game.player_name(player);
+                    match undo(&mut before, &mut moves, player) {
+                        Some(position) => {
+                            game = position;
+                            writeln!(session.out, "taken back to {name}'s previous turn")?;
+                            show(&game, session.out)?;
                         }
-                        continue;
+                        None => writeln!(session.out, "nothing to undo")?,
                     }
-                    text => match game
-                        .parse_move(text)
-                        .and_then(|mv| game.play(mv).map(|_| mv))
-                    {
-                        Ok(mv) => mv,
-                        Err(error) => {
-                            writeln!(out, "{error}; type `help` for the commands")?;
-                            continue;
-                        }
-                    },
+                    continue 'game;
                 }
             }
+        }
+        let mv = match parts[..] {
+            [first, second] => game.merge_joint(first, second),
+            _ => parts[0],
+        };
+        let name = if game.simultaneous() {
+            "both"
+        } else {
+            game.player_name(game.to_move())
         };
         before.push(game.clone());
         moves.push(mv);
         let previous = game.clone();
         game.play_unchecked(mv);
         writeln!(
-            out,
-            "{name} plays {}{}",
+            session.out,
+            "{name} play{} {}{}",
+            if previous.simultaneous() { "" } else { "s" },
             game.format_move(mv),
             effect(&previous, &game)
         )?;
-        show(&game, out)?;
+        show(&game, session.out)?;
     }
+    let out = session.out;
     let outcome = game.outcome().expect("the loop ends when the game is over");
     let [a, b] = game.score();
     let result = match outcome {
@@ -183,6 +258,11 @@ pub fn play<G: NamedEvaluators>(
 fn effect<G: Game>(previous: &G, now: &G) -> String {
     let mover = previous.to_move();
     let mut notes = Vec::new();
+    match now.last_move_relays() {
+        0 => {}
+        1 => notes.push("1 relay".to_string()),
+        laps => notes.push(format!("{laps} relays")),
+    }
     if now.last_move_captured() {
         notes.push("captures".to_string());
     }
@@ -195,8 +275,14 @@ fn effect<G: Game>(previous: &G, now: &G) -> String {
     if old != new {
         notes.push(format!("score {}–{}", new[0], new[1]));
     }
-    if now.to_move() == mover && now.outcome().is_none() {
-        notes.push("and moves again".to_string());
+    if now.outcome().is_none() {
+        if now.simultaneous() {
+            notes.push("both choose again".to_string());
+        } else if previous.simultaneous() {
+            notes.push(format!("{} moves next", now.player_name(now.to_move())));
+        } else if now.to_move() == mover {
+            notes.push("and moves again".to_string());
+        }
     }
     if notes.is_empty() {
         String::new()
@@ -205,31 +291,15 @@ fn effect<G: Game>(previous: &G, now: &G) -> String {
     }
 }
 
-/// Back to the position before `side`'s last move, if it made one.
+/// Back to the position before `side`'s last move (or last simultaneous choice), if any.
 fn undo<G: Game>(before: &mut Vec<G>, moves: &mut Vec<G::Move>, side: Player) -> Option<G> {
-    let index = before.iter().rposition(|g| g.to_move() == side)?;
+    let index = before
+        .iter()
+        .rposition(|g| g.to_move() == side || g.simultaneous())?;
     moves.truncate(index);
     let position = before[index].clone();
     before.truncate(index);
     Some(position)
-}
-
-fn hint<G: NamedEvaluators>(
-    game: &G,
-    depth: u32,
-    evaluator: &dyn crate::eval::Evaluator<G>,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
-    let values = move_values(game, depth, evaluator);
-    let table: Vec<String> = values
-        .iter()
-        .map(|(mv, value)| format!("{} {value:+.2}", game.format_move(*mv)))
-        .collect();
-    writeln!(
-        out,
-        "hint (depth {depth}, best first): {}",
-        table.join(" | ")
-    )
 }
 
 fn show<G: Game>(game: &G, out: &mut impl Write) -> std::io::Result<()> {

@@ -157,6 +157,24 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         first
     }
 
+    /// Reads `player`'s own part of a joint move at a simultaneous decision (a Congkak
+    /// hole), as a joint move whose other part is a placeholder for [`Game::merge_joint`];
+    /// elsewhere the same as [`Game::parse_move`].
+    fn parse_part(&self, text: &str, _player: Player) -> Result<Self::Move, GameError> {
+        self.parse_move(text)
+    }
+
+    /// Writes `player`'s own part of `mv` (what [`Game::parse_part`] reads).
+    fn format_part(&self, mv: Self::Move, _player: Player) -> String {
+        self.format_move(mv)
+    }
+
+    /// How many times the move that led here lifted a pit and sowed on (relay sowing in
+    /// Congklak and Congkak); 0 for other games.
+    fn last_move_relays(&self) -> u32 {
+        0
+    }
+
     /// Whether the move that led here earned its player another turn (Kalah's last seed in
     /// the store: a "go-again"), even if it also ended the game.
     fn last_move_extra_turn(&self) -> bool {

@@ -440,12 +440,45 @@ impl Game for Congkak {
         }
     }
 
+    fn parse_part(&self, text: &str, player: Player) -> Result<CongkakMove, GameError> {
+        if !self.simultaneous() {
+            return self.parse_move(text);
+        }
+        let placeholder = self.own_holes(player.opponent()).next().unwrap_or(0);
+        let hole = self
+            .seen_by(self.to_move)
+            .parse_move(&format!("{text}/{}", placeholder + 1));
+        let hole = hole.map_err(|_| GameError::MalformedMove {
+            text: text.to_string(),
+            reason: format!("expected your hole number, 1 to {HOLES}"),
+        })?;
+        let own = self.joint_part(hole, Player::First);
+        Ok(match player {
+            Player::First => CongkakMove::Joint {
+                south: own,
+                north: placeholder,
+            },
+            Player::Second => CongkakMove::Joint {
+                south: placeholder,
+                north: own,
+            },
+        })
+    }
+
+    fn format_part(&self, mv: CongkakMove, player: Player) -> String {
+        (self.joint_part(mv, player) + 1).to_string()
+    }
+
     fn last_move_extra_turn(&self) -> bool {
         self.last.extra_turn
     }
 
     fn player_name(&self, player: Player) -> &'static str {
         text::side_name(player)
+    }
+
+    fn last_move_relays(&self) -> u32 {
+        u32::from(self.last.relays)
     }
 
     fn last_move_captured(&self) -> bool {

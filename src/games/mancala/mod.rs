@@ -181,11 +181,6 @@ impl<R: Rules> Mancala<R> {
     pub fn rules(&self) -> &R {
         &self.rules
     }
-
-    /// How many relays the move that led here made (Congklak).
-    pub fn last_relays(&self) -> u16 {
-        self.last.relays
-    }
 }
 
 impl<R: Rules> Game for Mancala<R> {
@@ -251,6 +246,10 @@ impl<R: Rules> Game for Mancala<R> {
 
     fn player_name(&self, player: Player) -> &'static str {
         text::side_name(player)
+    }
+
+    fn last_move_relays(&self) -> u32 {
+        u32::from(self.last.relays)
     }
 
     fn last_move_captured(&self) -> bool {
