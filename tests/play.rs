@@ -144,3 +144,106 @@ fn bad_seats_are_errors() {
     assert_eq!(code, Some(2));
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn congklak_human_session_with_relay_hint_undo_and_pass() {
+    // From a hand-made position: South's hole 6 relays through hole 7 (see the rule tests).
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "congklak",
+            "--position",
+            "0,0,0,0,0,1,1 0,0,0,0,0,0,1 0 0 S",
+            "--first",
+            "human",
+            "--second",
+            "first",
+        ],
+        "hint\n9\n6\nundo\n6\npass\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("hint (depth 4, best first): "), "{out}");
+    assert!(out.contains("'9' is not") || out.contains("from 1 to 7"), "{out}");
+    assert!(out.contains("South plays 6 (1 relay, score 1–0)"), "{out}");
+    assert!(out.contains("taken back to South's previous turn"), "{out}");
+    // South's row is empty: after North's reply (a lone shot) South can only pass.
+    assert!(out.contains("North plays 1 (score 1–1)"), "{out}");
+    assert!(out.contains("South plays pass"), "{out}");
+    assert!(out.contains("game over: North wins 1–2"), "{out}");
+    assert!(out.contains("moves: 6,1,pass,7"), "{out}");
+}
+
+#[test]
+fn congkak_simultaneous_opening_hides_the_engine_choice_and_records_the_joint_move() {
+    let dir = std::env::temp_dir().join(format!("evoboard-congkak-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.txt");
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "congkak",
+            "--first",
+            "normal",
+            "--second",
+            "human",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "3/5\n0\n5\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // The engine chose first but its hole is not shown before North chooses.
+    let hidden = out.find("South has chosen (hidden until both have)").expect(&out);
+    let prompt = out.find("North, choose your hole").expect(&out);
+    assert!(hidden < prompt, "{out}");
+    assert!(out.contains("expected your hole number, 1 to 7"), "{out}");
+    assert!(out.contains("both play "), "{out}");
+    let joint = out
+        .lines()
+        .find_map(|l| l.split("both play ").nth(1))
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(joint.ends_with("/5"), "North's part is its own choice: {joint}");
+    assert!(out.contains("end of input: game abandoned"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn congkak_engines_play_a_whole_match_and_the_record_replays() {
+    let dir = std::env::temp_dir().join(format!("evoboard-congkak-rec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("match.txt");
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "congkak",
+            "--first",
+            "expert",
+            "--second",
+            "random",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("game over: "), "{out}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let moves = text.lines().find_map(|l| l.strip_prefix("moves: ")).unwrap();
+    let start = text.lines().find_map(|l| l.strip_prefix("start: ")).unwrap();
+    let replay = common::evoboard(&[
+        "show", "--game", "congkak", "--position", start, "--moves", moves, "--json",
+    ]);
+    assert!(replay.status.success(), "{replay:?}");
+    let json: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap();
+    let result = text.lines().find_map(|l| l.strip_prefix("result: ")).unwrap();
+    let score = json["score"].as_array().unwrap();
+    assert!(
+        result.ends_with(&format!("{}–{}", score[0], score[1])),
+        "{result} vs {score:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
