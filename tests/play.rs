@@ -85,6 +85,7 @@ fn oware_engines_finish_and_the_record_replays() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("game over: "), "{out}");
+    assert!(!out.contains('\x1b'), "no colour when stdout is not a terminal");
     let text = std::fs::read_to_string(&record).unwrap();
     let field = |name: &str| {
         text.lines()
@@ -163,7 +164,10 @@ fn congklak_human_session_with_relay_hint_undo_and_pass() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("hint (depth 4, best first): "), "{out}");
-    assert!(out.contains("'9' is not") || out.contains("from 1 to 7"), "{out}");
+    assert!(
+        out.contains("'9' is not") || out.contains("from 1 to 7"),
+        "{out}"
+    );
     assert!(out.contains("South plays 6 (1 relay, score 1–0)"), "{out}");
     assert!(out.contains("taken back to South's previous turn"), "{out}");
     // South's row is empty: after North's reply (a lone shot) South can only pass.
@@ -193,7 +197,9 @@ fn congkak_simultaneous_opening_hides_the_engine_choice_and_records_the_joint_mo
     );
     assert_eq!(code, Some(0), "{err}");
     // The engine chose first but its hole is not shown before North chooses.
-    let hidden = out.find("South has chosen (hidden until both have)").expect(&out);
+    let hidden = out
+        .find("South has chosen (hidden until both have)")
+        .expect(&out);
     let prompt = out.find("North, choose your hole").expect(&out);
     assert!(hidden < prompt, "{out}");
     assert!(out.contains("expected your hole number, 1 to 7"), "{out}");
@@ -206,7 +212,10 @@ fn congkak_simultaneous_opening_hides_the_engine_choice_and_records_the_joint_mo
         .next()
         .unwrap()
         .to_string();
-    assert!(joint.ends_with("/5"), "North's part is its own choice: {joint}");
+    assert!(
+        joint.ends_with("/5"),
+        "North's part is its own choice: {joint}"
+    );
     assert!(out.contains("end of input: game abandoned"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -231,15 +240,32 @@ fn congkak_engines_play_a_whole_match_and_the_record_replays() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("game over: "), "{out}");
+    assert!(!out.contains('\x1b'), "no colour when stdout is not a terminal");
     let text = std::fs::read_to_string(&record).unwrap();
-    let moves = text.lines().find_map(|l| l.strip_prefix("moves: ")).unwrap();
-    let start = text.lines().find_map(|l| l.strip_prefix("start: ")).unwrap();
+    let moves = text
+        .lines()
+        .find_map(|l| l.strip_prefix("moves: "))
+        .unwrap();
+    let start = text
+        .lines()
+        .find_map(|l| l.strip_prefix("start: "))
+        .unwrap();
     let replay = common::evoboard(&[
-        "show", "--game", "congkak", "--position", start, "--moves", moves, "--json",
+        "show",
+        "--game",
+        "congkak",
+        "--position",
+        start,
+        "--moves",
+        moves,
+        "--json",
     ]);
     assert!(replay.status.success(), "{replay:?}");
     let json: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap();
-    let result = text.lines().find_map(|l| l.strip_prefix("result: ")).unwrap();
+    let result = text
+        .lines()
+        .find_map(|l| l.strip_prefix("result: "))
+        .unwrap();
     let score = json["score"].as_array().unwrap();
     assert!(
         result.ends_with(&format!("{}–{}", score[0], score[1])),

@@ -303,8 +303,54 @@ fn undo<G: Game>(before: &mut Vec<G>, moves: &mut Vec<G::Move>, side: Player) ->
 }
 
 fn show<G: Game>(game: &G, out: &mut impl Write) -> std::io::Result<()> {
+    let colour = use_colour();
     for line in game.board_lines() {
-        writeln!(out, "{line}")?;
+        if colour {
+            writeln!(out, "{}", paint(&line))?;
+        } else {
+            writeln!(out, "{line}")?;
+        }
     }
     Ok(())
+}
+
+/// Colour only for a person at a terminal who has not asked for none (no-color.org).
+fn use_colour() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// The board line with its pieces in colour: Othello's black `X` bold yellow and white `O`
+/// bold white, legal-move marks `*` green, Congkak's burnt holes `x` red.
+fn paint(line: &str) -> String {
+    let mut painted = String::with_capacity(line.len() * 2);
+    for c in line.chars() {
+        let code = match c {
+            'X' => Some("1;33"),
+            'O' => Some("1;97"),
+            '*' => Some("32"),
+            'x' => Some("31"),
+            _ => None,
+        };
+        match code {
+            Some(code) => painted.push_str(&format!("\x1b[{code}m{c}\x1b[0m")),
+            None => painted.push(c),
+        }
+    }
+    painted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paint;
+
+    #[test]
+    fn paint_colours_pieces_marks_and_burnt_holes_only() {
+        assert_eq!(
+            paint("4 . . * O X"),
+            "4 . . \x1b[32m*\x1b[0m \x1b[1;97mO\x1b[0m \x1b[1;33mX\x1b[0m"
+        );
+        assert_eq!(paint("  7  x"), "  7  \x1b[31mx\x1b[0m");
+        assert_eq!(paint("South  1  2"), "South  1  2");
+    }
 }
