@@ -85,7 +85,10 @@ fn oware_engines_finish_and_the_record_replays() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("game over: "), "{out}");
-    assert!(!out.contains('\x1b'), "no colour when stdout is not a terminal");
+    assert!(
+        !out.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
     let text = std::fs::read_to_string(&record).unwrap();
     let field = |name: &str| {
         text.lines()
@@ -240,7 +243,10 @@ fn congkak_engines_play_a_whole_match_and_the_record_replays() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("game over: "), "{out}");
-    assert!(!out.contains('\x1b'), "no colour when stdout is not a terminal");
+    assert!(
+        !out.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
     let text = std::fs::read_to_string(&record).unwrap();
     let moves = text
         .lines()

@@ -107,6 +107,7 @@ impl Board {
     }
 
     /// Whether pit `pit` of `side` is burnt (Congkak: a hole its owner could not refill).
+    #[inline]
     pub fn is_burnt(&self, side: Player, pit: usize) -> bool {
         self.burnt & (1 << self.index(side, pit)) != 0
     }
@@ -175,12 +176,14 @@ impl Board {
     }
 
     /// Empties pit `at` and returns its seeds.
+    #[inline]
     pub fn lift(&mut self, at: Spot) -> u8 {
         let i = self.index(at.side, at.slot);
         std::mem::take(&mut self.pits[i])
     }
 
     /// Puts one seed at `at` (a pit or a store).
+    #[inline]
     pub fn drop_seed(&mut self, at: Spot) {
         if at.slot == self.pits_per_side() {
             self.stores[at.side.index()] += 1;
@@ -191,6 +194,7 @@ impl Board {
     }
 
     /// `at` as a landing place.
+    #[inline]
     pub fn landing(&self, at: Spot) -> Landing {
         if at.slot == self.pits_per_side() {
             Landing::Store(at.side)
@@ -202,6 +206,7 @@ impl Board {
     /// Where `mover`'s sowing from `origin` drops its next seed after `at`: counter-clockwise,
     /// skipping the opponent's store (and the mover's own unless the rules sow into it),
     /// burnt pits, and the origin itself when the rules say so.
+    #[inline]
     pub fn next_spot(&self, mut at: Spot, origin: Spot, mover: Player, sowing: Sowing) -> Spot {
         let m = self.pits_per_side();
         loop {
@@ -215,7 +220,8 @@ impl Board {
             let usable = if at.slot == m {
                 sowing.into_own_store && at.side == mover
             } else {
-                !(self.is_burnt(at.side, at.slot) || sowing.skip_origin && at == origin)
+                let burnt = self.burnt != 0 && self.is_burnt(at.side, at.slot);
+                !(burnt || sowing.skip_origin && at == origin)
             };
             if usable {
                 return at;
