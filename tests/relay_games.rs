@@ -354,3 +354,27 @@ fn forward_pruning_keeps_the_full_search_when_wide_and_cuts_nodes_when_narrow() 
         full.nodes
     );
 }
+
+/// perft from the starts, recorded with this engine and pinned (an extra turn, a pass and
+/// a joint move count one ply each). Depth 1 checks by hand: 7 holes, and 7 × 7 joint
+/// choices; Congklak depth 2: hole 1 (7 seeds, the last in the store) lets South move
+/// again from the 6 holes left, and each of the 6 other moves leaves North 5 playable holes.
+#[test]
+fn perft_is_pinned() {
+    let congklak = [7, 36, 230, 1406, 8293, 48263];
+    for (depth, &count) in (1..).zip(&congklak) {
+        assert_eq!(
+            perft(&Congklak::game(), depth),
+            count,
+            "Congklak depth {depth}"
+        );
+    }
+    let congkak = [49, 390, 2505, 14950];
+    for (depth, &count) in (1..).zip(&congkak) {
+        assert_eq!(
+            perft(&Congkak::start(), depth),
+            count,
+            "Congkak depth {depth}"
+        );
+    }
+}
