@@ -3,13 +3,7 @@
 
 mod common;
 
-use common::{evoboard, temp_dir};
-
-fn stdout_of(args: &[&str]) -> String {
-    let output = evoboard(args);
-    assert!(output.status.success(), "evoboard {args:?}: {output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
+use common::{evoboard, stdout_of, temp_dir};
 
 #[test]
 fn perft_and_show_work_for_both_games() {

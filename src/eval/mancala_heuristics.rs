@@ -190,48 +190,44 @@ fn burnt_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
     burnt(me.opponent()) - burnt(me)
 }
 
-/// Congklak's features.
-pub static CONGKLAK_FEATURES: [Feature<Mancala<Congklak>>; 3] = [
-    Feature {
-        name: "stores",
-        default_weight: 1.0,
-        value: store_difference,
-    },
-    Feature {
-        name: "side",
-        default_weight: 0.25,
-        value: side_difference,
-    },
-    Feature {
-        name: "holes",
-        default_weight: 0.1,
-        value: playable_difference,
-    },
-];
+/// The features Congklak and Congkak share, with the given weights for `side` and `holes`.
+const fn board_features<G: OnBoard>(side: f32, holes: f32) -> [Feature<G>; 3] {
+    [
+        Feature {
+            name: "stores",
+            default_weight: 1.0,
+            value: store_difference,
+        },
+        Feature {
+            name: "side",
+            default_weight: side,
+            value: side_difference,
+        },
+        Feature {
+            name: "holes",
+            default_weight: holes,
+            value: playable_difference,
+        },
+    ]
+}
 
-/// Congkak's features.
-pub static CONGKAK_FEATURES: [Feature<Congkak>; 4] = [
-    Feature {
-        name: "stores",
-        default_weight: 1.0,
-        value: store_difference,
-    },
-    Feature {
-        name: "side",
-        default_weight: 0.0,
-        value: side_difference,
-    },
-    Feature {
-        name: "holes",
-        default_weight: 0.0,
-        value: playable_difference,
-    },
-    Feature {
-        name: "burnt",
-        default_weight: 7.0,
-        value: burnt_difference,
-    },
-];
+/// Congklak's features.
+pub static CONGKLAK_FEATURES: [Feature<Mancala<Congklak>>; 3] = board_features(0.25, 0.1);
+
+/// Congkak's features: the shared ones, and burnt holes.
+pub static CONGKAK_FEATURES: [Feature<Congkak>; 4] = {
+    let [stores, side, holes] = board_features(0.0, 0.0);
+    [
+        stores,
+        side,
+        holes,
+        Feature {
+            name: "burnt",
+            default_weight: 7.0,
+            value: burnt_difference,
+        },
+    ]
+};
 
 impl NamedEvaluators for Mancala<Congklak> {
     /// `heuristic`, `stores`, `side`, `holes`, sums of them, or a JSON weights file.

@@ -16,6 +16,13 @@ pub fn evoboard(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs the binary, which must succeed, and returns its standard output.
+pub fn stdout_of(args: &[&str]) -> String {
+    let output = evoboard(args);
+    assert!(output.status.success(), "evoboard {args:?}: {output:?}");
+    String::from_utf8(output.stdout).expect("the output is UTF-8")
+}
+
 /// Runs the binary with `input` on its standard input.
 pub fn evoboard_with_input(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))

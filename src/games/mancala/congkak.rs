@@ -545,13 +545,11 @@ impl Game for Congkak {
     }
 
     fn from_position_string(position: &str) -> Result<Congkak, GameError> {
-        let fields: Vec<&str> = position.split_whitespace().collect();
-        if !(6..=7).contains(&fields.len()) {
-            return Err(text::malformed(
-                position,
-                "expected SOUTH-HOLES NORTH-HOLES SOUTH-STORE NORTH-STORE S|N|* rROUND[/CAP] [hands=…]",
-            ));
-        }
+        let fields = text::fields(
+            position,
+            6..=7,
+            "SOUTH-HOLES NORTH-HOLES SOUTH-STORE NORTH-STORE S|N|* rROUND[/CAP] [hands=…]",
+        )?;
         let board = text::parse_board(position, &fields[..4])?;
         if board.pits_per_side() != HOLES {
             return Err(text::malformed(

@@ -307,13 +307,11 @@ impl<R: Rules> Game for Mancala<R> {
     }
 
     fn from_position_string(position: &str) -> Result<Self, GameError> {
-        let fields: Vec<&str> = position.split_whitespace().collect();
-        if !(5..=6).contains(&fields.len()) {
-            return Err(text::malformed(
-                position,
-                "expected SOUTH-PITS NORTH-PITS SOUTH-STORE NORTH-STORE S|N [VARIANT]",
-            ));
-        }
+        let fields = text::fields(
+            position,
+            5..=6,
+            "SOUTH-PITS NORTH-PITS SOUTH-STORE NORTH-STORE S|N [VARIANT]",
+        )?;
         let board = text::parse_board(position, &fields[..4])?;
         if board.has_burnt() {
             return Err(text::malformed(

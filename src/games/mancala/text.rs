@@ -40,6 +40,21 @@ pub fn malformed(text: &str, reason: impl Into<String>) -> GameError {
     }
 }
 
+/// The whitespace-separated fields of `position`, which must number within `counts`
+/// (`expected` describes them for the error).
+pub fn fields<'a>(
+    position: &'a str,
+    counts: std::ops::RangeInclusive<usize>,
+    expected: &str,
+) -> Result<Vec<&'a str>, GameError> {
+    let fields: Vec<&str> = position.split_whitespace().collect();
+    if counts.contains(&fields.len()) {
+        Ok(fields)
+    } else {
+        Err(malformed(position, format!("expected {expected}")))
+    }
+}
+
 /// Reads the four board fields written by [`board_text`] out of position `text`.
 pub fn parse_board(text: &str, fields: &[&str]) -> Result<Board, GameError> {
     let row = |field: &str| -> Result<Vec<Option<u8>>, GameError> {
