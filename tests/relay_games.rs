@@ -7,7 +7,7 @@ use evoboard::games::mancala::congklak::MAX_RELAYS;
 use evoboard::games::mancala::{Congkak, Congklak, Mancala};
 use evoboard::games::perft;
 use evoboard::rng::rng_for;
-use evoboard::search::{Pruning, plain_negamax, search, search_pruned};
+use evoboard::search::{Pruning, move_values, plain_negamax, search, search_pruned};
 use evoboard::{Game, MoveList, Outcome, Player};
 use rand::RngExt;
 
@@ -375,6 +375,59 @@ fn perft_is_pinned() {
             perft(&Congkak::start(), depth),
             count,
             "Congkak depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn a_joint_decision_inside_the_tree_is_valued_by_the_searching_player() {
+    // North picks again mid-opening; South's hand lands in its store two steps on, so a
+    // pick of North's hole 6 (2 seeds, the last in North's store) makes both pick at once.
+    // The search for North must value such a joint child as North's own maximin — the
+    // child searched as North sees it — never as South's maximin negated (which would
+    // credit North with seeing South's choice).
+    let game = congkak("1,1,1,1,1,0,0 1,1,1,1,1,2,0 0 0 N r1 hands=sow@S6:2:0;pick;3");
+    assert_eq!(game.to_move(), Player::Second);
+    let joint = after(&game, &["6"]);
+    assert!(joint.simultaneous(), "{}", joint.to_position_string());
+    let evaluator = Congkak::evaluator("stores").unwrap();
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    for depth in 2..=4 {
+        let best_child = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = game.clone();
+                child.play_unchecked(mv);
+                let child = child.seen_by(Player::Second);
+                let value = search(&child, depth - 1, evaluator.as_ref()).value;
+                if child.to_move() == Player::Second {
+                    value
+                } else {
+                    -value
+                }
+            })
+            .fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(
+            search(&game, depth, evaluator.as_ref()).value,
+            best_child,
+            "depth {depth}"
+        );
+        assert_eq!(
+            plain_negamax(&game, depth, evaluator.as_ref()),
+            best_child,
+            "depth {depth}"
+        );
+        let joint_for_north = search(
+            &joint.seen_by(Player::Second),
+            depth - 1,
+            evaluator.as_ref(),
+        );
+        let joint_for_south = search(&joint, depth - 1, evaluator.as_ref());
+        // Both maximins are guarantees, so together they cannot exceed the game's total.
+        assert!(
+            joint_for_north.value + joint_for_south.value <= 1e-3,
+            "depth {depth}"
         );
     }
 }

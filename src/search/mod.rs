@@ -42,23 +42,26 @@ pub fn leaf_value<G: Game, E: Evaluator<G> + ?Sized>(game: &G, evaluator: &E) ->
         .clamp(-HEURISTIC_BOUND, HEURISTIC_BOUND)
 }
 
-/// Value of child position `child` for `chooser`, given its value for its own side to move.
-#[inline]
-fn value_for<G: Game>(child: &G, value: f32, chooser: Player) -> f32 {
-    if child.to_move() == chooser {
-        value
+/// `child` as a search for `root` sees it: at a simultaneous decision, the position as
+/// `root` chooses in it. Every joint decision in the tree is thus valued by the maximin of
+/// the player the search chooses for: what that player can guarantee there. (Valuing it
+/// for whoever's view the position happened to carry would credit the other player, after
+/// a negation, with seeing the first player's choice.)
+pub(crate) fn as_seen<G: Game>(child: G, root: Player) -> G {
+    if child.simultaneous() {
+        child.seen_by(root)
     } else {
-        -value
+        child
     }
 }
 
 /// Each own part of the chooser (`game.to_move()`) at a simultaneous decision `game`, with
-/// a joint move carrying it and its worst value over the other player's parts:
-/// `child_value` gives each child's value for the child's side to move.
+/// a joint move carrying it and its worst value over the other player's parts;
+/// `value_for_chooser` gives each child position's value for the chooser.
 pub(crate) fn part_values<G: Game>(
     game: &G,
     moves: &[G::Move],
-    mut child_value: impl FnMut(&G) -> f32,
+    mut value_for_chooser: impl FnMut(&G) -> f32,
 ) -> MoveList<(G::Move, f32)> {
     let chooser = game.to_move();
     let mut worst: MoveList<(u8, G::Move, f32)> = MoveList::new();
@@ -66,7 +69,7 @@ pub(crate) fn part_values<G: Game>(
         let part = game.joint_part(mv, chooser);
         let mut child = game.clone();
         child.play_unchecked(mv);
-        let value = value_for(&child, child_value(&child), chooser);
+        let value = value_for_chooser(&child);
         match worst.iter_mut().find(|(p, _, _)| *p == part) {
             Some(entry) => entry.2 = entry.2.min(value),
             None => worst.push((part, mv, value)),
@@ -83,9 +86,9 @@ pub(crate) fn part_values<G: Game>(
 pub(crate) fn maximin<G: Game>(
     game: &G,
     moves: &[G::Move],
-    child_value: impl FnMut(&G) -> f32,
+    value_for_chooser: impl FnMut(&G) -> f32,
 ) -> (G::Move, f32) {
-    part_values(game, moves, child_value)
+    part_values(game, moves, value_for_chooser)
         .into_iter()
         .reduce(|best, next| if next.1 > best.1 { next } else { best })
         .expect("a simultaneous decision has moves")

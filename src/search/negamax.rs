@@ -1,10 +1,10 @@
 //! The alpha-beta search itself, plus a plain negamax used as its reference in tests.
 
 use crate::eval::Evaluator;
-use crate::games::{Game, MoveList};
+use crate::games::{Game, MoveList, Player};
 
 use super::ordering::order_by_static_value;
-use super::{leaf_value, maximin, part_values, terminal_value};
+use super::{as_seen, leaf_value, maximin, part_values, terminal_value};
 
 /// Remaining depth from which children are ordered by static value; below it the ordering
 /// costs more evaluations than the cut-offs save.
@@ -56,6 +56,7 @@ pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
     let mut searcher = AlphaBeta {
         evaluator,
         pruning,
+        root: game.to_move(),
         nodes: 1,
     };
     let mut moves = MoveList::new();
@@ -68,8 +69,9 @@ pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
         };
     }
     if game.simultaneous() {
+        let chooser = game.to_move();
         let (best, value) = maximin(game, &moves, |child| {
-            searcher.value(child, depth - 1, f32::NEG_INFINITY, f32::INFINITY)
+            searcher.value_for(child, depth - 1, chooser)
         });
         return SearchResult {
             best: Some(best),
@@ -97,6 +99,8 @@ pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
 struct AlphaBeta<'e, G, E: ?Sized> {
     evaluator: &'e E,
     pruning: Option<Pruning<'e, G>>,
+    /// The player the search chooses for: simultaneous decisions are seen by them.
+    root: Player,
     nodes: u64,
 }
 
@@ -124,10 +128,22 @@ impl<G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'_, G, E> {
         }
     }
 
+    /// Full-window value of `child` for `player`, searching `depth` plies.
+    fn value_for(&mut self, child: &G, depth: u32, player: Player) -> f32 {
+        let child = as_seen(child.clone(), self.root);
+        let value = self.value(&child, depth, f32::NEG_INFINITY, f32::INFINITY);
+        if child.to_move() == player {
+            value
+        } else {
+            -value
+        }
+    }
+
     /// Value, for the side to move in `game`, of playing `mv` and searching the rest.
     fn child_value(&mut self, game: &G, mv: G::Move, depth: u32, alpha: f32, beta: f32) -> f32 {
         let mut child = game.clone();
         child.play_unchecked(mv);
+        let child = as_seen(child, self.root);
         if child.to_move() == game.to_move() {
             self.value(&child, depth - 1, alpha, beta)
         } else {
@@ -147,8 +163,9 @@ impl<G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'_, G, E> {
             return self.static_value(game, false);
         }
         if game.simultaneous() {
+            let chooser = game.to_move();
             return maximin(game, &moves, |child| {
-                self.value(child, depth - 1, f32::NEG_INFINITY, f32::INFINITY)
+                self.value_for(child, depth - 1, chooser)
             })
             .1;
         }
@@ -177,6 +194,16 @@ pub fn plain_negamax<G: Game, E: Evaluator<G> + ?Sized>(
     depth: u32,
     evaluator: &E,
 ) -> f32 {
+    plain_value(game, depth, evaluator, game.to_move())
+}
+
+/// [`plain_negamax`] within a search for `root`.
+fn plain_value<G: Game, E: Evaluator<G> + ?Sized>(
+    game: &G,
+    depth: u32,
+    evaluator: &E,
+    root: Player,
+) -> f32 {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     if moves.is_empty() {
@@ -185,23 +212,25 @@ pub fn plain_negamax<G: Game, E: Evaluator<G> + ?Sized>(
     if depth == 0 {
         return leaf_value(game, evaluator);
     }
+    let mover = game.to_move();
+    let value_for_mover = |child: &G| {
+        let child = as_seen(child.clone(), root);
+        let value = plain_value(&child, depth - 1, evaluator, root);
+        if child.to_move() == mover {
+            value
+        } else {
+            -value
+        }
+    };
     if game.simultaneous() {
-        return maximin(game, &moves, |child| {
-            plain_negamax(child, depth - 1, evaluator)
-        })
-        .1;
+        return maximin(game, &moves, value_for_mover).1;
     }
     moves
         .iter()
         .map(|&mv| {
             let mut child = game.clone();
             child.play_unchecked(mv);
-            let value = plain_negamax(&child, depth - 1, evaluator);
-            if child.to_move() == game.to_move() {
-                value
-            } else {
-                -value
-            }
+            value_for_mover(&child)
         })
         .fold(f32::NEG_INFINITY, f32::max)
 }
@@ -217,30 +246,28 @@ pub fn move_values<G: Game, E: Evaluator<G> + ?Sized>(
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     let mover = game.to_move();
-    if game.simultaneous() {
-        let mut values = part_values(game, &moves, |child| {
-            search(child, depth.saturating_sub(1), evaluator).value
+    let mut searcher = AlphaBeta {
+        evaluator,
+        pruning: None,
+        root: mover,
+        nodes: 0,
+    };
+    let depth = depth.saturating_sub(1);
+    let mut values: Vec<(G::Move, f32)> = if game.simultaneous() {
+        part_values(game, &moves, |child| {
+            searcher.value_for(child, depth, mover)
         })
-        .to_vec();
-        values.sort_by(|a, b| b.1.total_cmp(&a.1));
-        return values;
-    }
-    let mut values: Vec<(G::Move, f32)> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
-            let value = search(&child, depth.saturating_sub(1), evaluator).value;
-            (
-                mv,
-                if child.to_move() == mover {
-                    value
-                } else {
-                    -value
-                },
-            )
-        })
-        .collect();
+        .to_vec()
+    } else {
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = game.clone();
+                child.play_unchecked(mv);
+                (mv, searcher.value_for(&child, depth, mover))
+            })
+            .collect()
+    };
     values.sort_by(|a, b| b.1.total_cmp(&a.1));
     values
 }
