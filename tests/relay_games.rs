@@ -7,7 +7,7 @@ use evoboard::games::mancala::congklak::MAX_RELAYS;
 use evoboard::games::mancala::{Congkak, Congklak, Mancala};
 use evoboard::games::perft;
 use evoboard::rng::rng_for;
-use evoboard::search::{Pruning, move_values, plain_negamax, search, search_pruned};
+use evoboard::search::{Pruning, plain_negamax, search, search_pruned};
 use evoboard::{Game, MoveList, Outcome, Player};
 use rand::RngExt;
 
