@@ -208,7 +208,8 @@ fn congkak_opening_is_one_joint_move_chosen_unseen() {
 }
 
 /// Random playouts: seeds are conserved at every position, position strings read back
-/// exactly, rounds stay within the cap, and every game ends within `max_plies`.
+/// exactly and the positions read play on exactly like the originals (no hidden state),
+/// rounds stay within the cap, and every game ends within `max_plies`.
 fn random_games<G: Game>(start: &G, games: u64, max_plies: usize, total: impl Fn(&G) -> u32) {
     let seeds = total(start);
     let mut moves = MoveList::new();
@@ -226,7 +227,15 @@ fn random_games<G: Game>(start: &G, games: u64, max_plies: usize, total: impl Fn
                 assert!(game.outcome().is_some());
                 break;
             }
-            game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            let mv = moves[rng.random_range(0..moves.len())];
+            let mut from_text = read;
+            from_text.play_unchecked(mv);
+            game.play_unchecked(mv);
+            assert_eq!(
+                from_text.to_position_string(),
+                game.to_position_string(),
+                "a position read from its string plays on alike, game {seed}"
+            );
             plies += 1;
             assert!(plies <= max_plies, "game {seed} did not end");
         }

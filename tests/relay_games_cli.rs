@@ -28,14 +28,20 @@ fn perft_and_show_read_both_games() {
         Some(2),
         "a lone hole at the joint opening"
     );
-    let bad = evoboard(&[
-        "show",
-        "--game",
-        "congkak",
-        "--position",
+    for position in [
         "7,7,7 7,7,7 0 0 * r1",
-    ]);
-    assert_eq!(bad.status.code(), Some(2));
+        "0,0,0,0,0,0,0 7,7,7,7,7,7,7 49 0 * r1",
+        "1,0,0,0,0,0,0 250,0,0,0,0,0,0 0 0 S r1 hands=pick;sow@N8:255:0;0",
+        "x,7,7,7,7,7,7 7,7,7,7,7,7,7 7 0 * r1",
+        "7,7,7,7,7,7,7 7,7,7,7,7,7,7 0 0 S r1 hands=pick;sow@S8:3:0;1",
+        "7,7,7,7,7,7,7 7,7,7,7,7,7,7 0 0 S r1 hands=pick;pick;0",
+        "7,7,7,7,7,7,7 7,7,7,7,7,7,7 0 0 S r1 hands=pick;sow@N3:0:0;1",
+        "7,7,7,7,7,7,7 7,7,7,7,7,7,7 0 0 S r2 hands=pick;done@1;1",
+        "7,7,7,7,7,7,7 7,7,7,7,7,7,7 0 0 S r11",
+    ] {
+        let bad = evoboard(&["show", "--game", "congkak", "--position", position]);
+        assert_eq!(bad.status.code(), Some(2), "{position}");
+    }
     let burnt = stdout_of(&[
         "show",
         "--game",

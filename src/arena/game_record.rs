@@ -15,7 +15,7 @@ pub struct GameRecord<G: Game> {
     pub outcome: Outcome,
     pub score: [i32; 2],
     pub think_seconds: [Vec<f64>; 2],
-    /// Moves of each side that captured (mancala games).
+    /// Moves of each side that captured (mancala games; joint moves are not counted).
     pub captures: [u32; 2],
     /// Moves of each side that earned another turn (mancala "go-agains").
     pub extra_turns: [u32; 2],
@@ -50,7 +50,8 @@ pub fn play_game<G: Game>(
     let (mut captures, mut extra_turns) = ([0, 0], [0, 0]);
     while game.count_moves() > 0 {
         let side = game.to_move();
-        let mv = if game.simultaneous() {
+        let joint = game.simultaneous();
+        let mv = if joint {
             // Each agent chooses its own part, seeing the position as its own choice.
             let [first, second] = Player::BOTH.map(|player| {
                 let clock = Instant::now();
@@ -68,8 +69,11 @@ pub fn play_game<G: Game>(
         debug_assert!(game.play(mv).is_ok(), "agent chose an illegal move");
         game.play_unchecked(mv);
         moves.push(mv);
-        captures[side.index()] += u32::from(game.last_move_captured());
-        extra_turns[side.index()] += u32::from(game.last_move_extra_turn());
+        if !joint {
+            // A joint move's effects belong to both hands: not counted for either side.
+            captures[side.index()] += u32::from(game.last_move_captured());
+            extra_turns[side.index()] += u32::from(game.last_move_extra_turn());
+        }
     }
     GameRecord {
         start: start.clone(),

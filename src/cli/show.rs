@@ -52,12 +52,14 @@ fn legal_strings<G: Game>(game: &G) -> Vec<String> {
     moves.iter().map(|&mv| game.format_move(mv)).collect()
 }
 
-/// The `show --json` object: game, position, to_move (0/1), legal, terminal, score, board.
+/// The `show --json` object: game, position, to_move (0/1), simultaneous (both choose at
+/// once: Congkak's opening), legal, terminal, score, board.
 pub fn describe_json<G: Game>(game: &G) -> serde_json::Value {
     json!({
         "game": game.name(),
         "position": game.to_position_string(),
         "to_move": game.to_move().index(),
+        "simultaneous": game.simultaneous(),
         "legal": legal_strings(game),
         "terminal": game.outcome().is_some(),
         "score": game.score(),

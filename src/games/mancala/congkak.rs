@@ -2,7 +2,8 @@
 //!
 //! - A round ends as soon as either row is empty after a turn; the seeds left on the board
 //!   go to the owner of their row. The player with fewer seeds in store lost the round and
-//!   starts the next (after a tied round, the player who did not start it).
+//!   starts the next (after a tied round, the player who would have moved next: a rule that
+//!   needs no history, so a position string says all there is).
 //! - Next round each player refills their own holes from the left, 7 seeds each, from their
 //!   store; holes they cannot fill are burnt: never sown into, never played. A player who
 //!   collects enough seeds reclaims burnt holes (left to right) at a later refill.
@@ -51,14 +52,14 @@ enum Hand {
     /// Sowing: the last seed went to `at`, `seeds` are still in hand.
     Sowing { at: Spot, seeds: u8, relays: u16 },
     /// Stopped at lockstep step `step`.
-    Done { step: u16 },
+    Done { step: u32 },
 }
 
 /// The simultaneous opening of round 1, while it lasts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Opening {
     hands: [Hand; 2],
-    step: u16,
+    step: u32,
 }
 
 /// A Congkak match.
@@ -69,8 +70,6 @@ pub struct Congkak {
     to_move: Player,
     round: u8,
     round_cap: u8,
-    /// Who started the current round (breaks a tied round).
-    starter: Player,
     opening: Option<Opening>,
     over: bool,
     last: Settled,
@@ -89,7 +88,6 @@ impl Congkak {
             to_move: Player::First,
             round: 1,
             round_cap: round_cap.max(1),
-            starter: Player::First,
             opening: Some(Opening {
                 hands: [Hand::Picking; 2],
                 step: 0,
@@ -148,6 +146,8 @@ impl Congkak {
 
     /// Runs the opening's hands in lockstep until a player must choose or both have stopped.
     fn run_opening(&mut self, mut opening: Opening) {
+        // What the hand of the player who just chose did (for a joint move, either hand).
+        let chooser = (!self.simultaneous()).then_some(self.to_move);
         let mut settled = Settled::default();
         while opening
             .hands
@@ -155,7 +155,7 @@ impl Congkak {
             .any(|hand| matches!(hand, Hand::Sowing { .. }))
             && !opening.hands.contains(&Hand::Picking)
         {
-            opening.step += 1;
+            opening.step = opening.step.saturating_add(1);
             for (i, hand) in opening.hands.iter_mut().enumerate() {
                 if let Hand::Sowing { at, seeds, .. } = hand {
                     *at = self
@@ -172,9 +172,14 @@ impl Congkak {
                     relays,
                 } = *hand
                 {
-                    *hand = self.resolve_landing(Player::BOTH[i], at, relays, opening.step);
-                    if let Hand::Done { .. } = hand {
-                        settled.relays += relays;
+                    let player = Player::BOTH[i];
+                    let store_before = self.board.store(player);
+                    *hand = self.resolve_landing(player, at, relays, opening.step);
+                    if chooser.is_none_or(|c| c == player) {
+                        if let Hand::Done { .. } = hand {
+                            settled.relays = settled.relays.saturating_add(relays);
+                        }
+                        settled.captured |= self.board.store(player) > store_before + 1;
                     }
                 }
             }
@@ -196,12 +201,11 @@ impl Congkak {
             }
             [Hand::Done { step: south }, Hand::Done { step: north }] => {
                 self.opening = None;
-                self.starter = if north > south {
+                self.after_turn(if north > south {
                     Player::Second
                 } else {
                     Player::First
-                };
-                self.after_turn(self.starter);
+                });
             }
             [Hand::Picking, _] => {
                 self.opening = Some(opening);
@@ -215,7 +219,7 @@ impl Congkak {
     }
 
     /// What a hand of `mover` whose last seed fell at `at` does next in the opening.
-    fn resolve_landing(&mut self, mover: Player, at: Spot, relays: u16, step: u16) -> Hand {
+    fn resolve_landing(&mut self, mover: Player, at: Spot, relays: u16, step: u32) -> Hand {
         let done = Hand::Done { step };
         if at.slot == HOLES {
             return if self.board.row_total(mover) > 0 {
@@ -252,7 +256,7 @@ impl Congkak {
         let loser = match south.cmp(&north) {
             std::cmp::Ordering::Less => Player::First,
             std::cmp::Ordering::Greater => Player::Second,
-            std::cmp::Ordering::Equal => self.starter.opponent(),
+            std::cmp::Ordering::Equal => next,
         };
         let cannot_refill = south < SEEDS_PER_HOLE || north < SEEDS_PER_HOLE;
         if cannot_refill || self.round >= self.round_cap {
@@ -271,7 +275,6 @@ impl Congkak {
             }
         }
         self.round += 1;
-        self.starter = loser;
         self.to_move = loser;
     }
 
@@ -350,6 +353,52 @@ impl Congkak {
             hands: [hand(south).ok_or_else(bad)?, hand(north).ok_or_else(bad)?],
             step: step.parse().map_err(|_| bad())?,
         })
+    }
+}
+
+impl Congkak {
+    /// Whether `opening` can be reached in play: the side to move is exactly the one
+    /// picking (both at `*`) and has seeds, hands sow only into their own store, round 1 has
+    /// no burnt holes, and the seeds (hands included) fit the board's counters.
+    fn check_opening(
+        position: &str,
+        board: &Board,
+        opening: &Opening,
+        to_move: Player,
+        both: bool,
+    ) -> Result<(), GameError> {
+        let bad = |reason: &str| Err(text::malformed(position, reason));
+        let picking = opening.hands.map(|hand| hand == Hand::Picking);
+        let expected = if both {
+            [true, true]
+        } else {
+            [to_move == Player::First, to_move == Player::Second]
+        };
+        if picking != expected {
+            return bad("during the opening exactly the side to move is picking (both: write *)");
+        }
+        if Player::BOTH
+            .iter()
+            .any(|&p| picking[p.index()] && board.row_total(p) == 0)
+        {
+            return bad("a player who picks a hole needs seeds in their row");
+        }
+        if board.has_burnt() {
+            return bad("no hole is burnt in round 1");
+        }
+        let mut in_hands = 0;
+        for (owner, hand) in Player::BOTH.iter().zip(&opening.hands) {
+            if let Hand::Sowing { at, seeds, .. } = *hand {
+                if at.slot == HOLES && at.side != *owner {
+                    return bad("a hand never sows into the opponent's store");
+                }
+                in_hands += u32::from(seeds);
+            }
+        }
+        if board.total() + in_hands > 255 {
+            return bad("the board and hands hold at most 255 seeds");
+        }
+        Ok(())
     }
 }
 
@@ -597,23 +646,16 @@ impl Game for Congkak {
             "*" => Player::First,
             side => text::parse_side(position, side)?,
         };
-        if let Some(o) = opening
-            && fields[4] != "*"
-        {
-            let picking = o.hands.map(|hand| hand == Hand::Picking);
-            if picking != [to_move == Player::First, to_move == Player::Second] {
-                return Err(text::malformed(
-                    position,
-                    "during the opening exactly the side to move is picking (both: write *)",
-                ));
-            }
+        if let Some(o) = opening {
+            Congkak::check_opening(position, &board, &o, to_move, fields[4] == "*")?;
+        } else if round == 1 && board.has_burnt() {
+            return Err(text::malformed(position, "no hole is burnt before round 2"));
         }
         let mut game = Congkak {
             board,
             to_move,
             round,
             round_cap: cap,
-            starter: to_move,
             opening,
             over: false,
             last: Settled::default(),
@@ -639,7 +681,24 @@ impl Game for Congkak {
             self.board.store(Player::First),
             self.board.store(Player::Second)
         );
-        text::board_lines(&self.board, status)
+        let mut lines = text::board_lines(&self.board, status);
+        for (owner, hand) in Player::BOTH
+            .iter()
+            .zip(self.opening.iter().flat_map(|o| o.hands))
+        {
+            if let Hand::Sowing { at, seeds, .. } = hand {
+                let place = if at.slot == HOLES {
+                    "its store".to_string()
+                } else {
+                    format!("{} {}", text::side_name(at.side), at.slot + 1)
+                };
+                lines.push(format!(
+                    "{}'s hand waits with {seeds} seeds (last dropped at {place})",
+                    text::side_name(*owner)
+                ));
+            }
+        }
+        lines
     }
 
     /// Board inputs, then 1 for each burnt hole (own, then the opponent's), then the round
