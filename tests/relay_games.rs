@@ -378,7 +378,7 @@ fn perft_is_pinned() {
             "Congklak depth {depth}"
         );
     }
-    let congkak = [49, 390, 2505, 14950];
+    let congkak = [49, 511, 4117, 29728];
     for (depth, &count) in (1..).zip(&congkak) {
         assert_eq!(
             perft(&Congkak::start(), depth),
@@ -439,4 +439,16 @@ fn a_joint_decision_inside_the_tree_is_valued_by_the_searching_player() {
             "depth {depth}"
         );
     }
+}
+
+#[test]
+fn congkak_opening_hands_stopping_together_run_the_race_again() {
+    // Both relay through their hole 7 and stop in the other's empty hole 1 at step 3: nobody
+    // finished last, so both choose again at once.
+    let game = after(&congkak("0,0,0,0,0,1,1 0,0,0,0,0,1,1 0 0 * r1"), &["6/6"]);
+    assert!(game.simultaneous());
+    assert_eq!(
+        game.to_position_string(),
+        "1,0,0,0,0,0,0 1,0,0,0,0,0,0 1 1 * r1"
+    );
 }

@@ -15,9 +15,12 @@
 //!   hand whose last seed falls in an occupied hole lifts it and sows on (relay); in its own
 //!   store, its player picks again at once (the other hand waits; if both do so in the same
 //!   step, that is another joint move); in an empty hole it stops (shooting, if the hole is
-//!   its own). Whoever stops last moves first afterwards (South, if both stop in the same
-//!   step). Within a step both hands drop their seed first, then South's landing is
-//!   resolved, then North's; a hand whose last hole was just emptied by the other stops.
+//!   its own). Whoever stops last moves first afterwards. If both stop in the same step,
+//!   neither finished last, and the race is run again: both choose a hole at once (the seed
+//!   leaves this tie open; any fixed winner would hand symmetric play — equal agents
+//!   choosing alike — to one side, and every race banks seeds, so re-runs end). Within a
+//!   step both hands drop their seed first, then South's landing is resolved, then
+//!   North's; a hand whose last hole was just emptied by the other stops.
 //!
 //! Position strings extend the mancala ones: burnt holes are `x`, the side to move is `*`
 //! at a simultaneous choice, then `rROUND` (`rROUND/CAP` for a non-default cap); during the
@@ -195,6 +198,16 @@ impl Congkak {
             [Hand::Picking, Hand::Picking] => {
                 self.opening = Some(Opening {
                     hands: opening.hands,
+                    step: 0,
+                });
+                self.to_move = Player::First;
+            }
+            [Hand::Done { step: south }, Hand::Done { step: north }]
+                if south == north && Player::BOTH.iter().all(|&p| self.board.row_total(p) > 0) =>
+            {
+                // Neither finished last: the race is run again, both choosing at once.
+                self.opening = Some(Opening {
+                    hands: [Hand::Picking; 2],
                     step: 0,
                 });
                 self.to_move = Player::First;
