@@ -8,14 +8,10 @@ use common::{evoboard, stdout_of, temp_dir};
 #[test]
 fn perft_and_show_read_both_games() {
     // Congkak's first ply is one joint move: 7 × 7 choices.
-    assert_eq!(
-        stdout_of(&["perft", "--game", "congkak", "--depth", "1"]).trim(),
-        "49"
-    );
-    assert_eq!(
-        stdout_of(&["perft", "--game", "congklak", "--depth", "1"]).trim(),
-        "7"
-    );
+    for (game, leaves) in [("congkak", "49"), ("congklak", "7")] {
+        let output = stdout_of(&["perft", "--game", game, "--depth", "1"]);
+        assert_eq!(output.trim(), leaves, "{game}");
+    }
     let json: serde_json::Value = serde_json::from_str(&stdout_of(&[
         "show", "--game", "congkak", "--moves", "3/5", "--json",
     ]))
