@@ -159,18 +159,37 @@ impl Board {
     /// for an ordinary move; relay sowing (Congklak) lifts the pit where a lap ended, on
     /// either side, and sows on for the same mover.
     pub fn sow(&mut self, mover: Player, row: Player, origin: usize, sowing: Sowing) -> Landing {
-        let origin = Spot {
-            side: row,
-            slot: origin,
-        };
-        let mut seeds = self.lift(origin);
-        let mut at = origin;
+        // The hot loop of every mancala search: plain indices, no `Spot` values (the same
+        // walk as [`Board::next_spot`], which the lockstep opening steps seed by seed).
+        let m = self.pits_per_side();
+        let start = self.index(row, origin);
+        let mut seeds = std::mem::take(&mut self.pits[start]);
+        let burnt = self.burnt;
+        let (mut side, mut slot) = (row, origin);
         loop {
-            at = self.next_spot(at, origin, mover, sowing);
-            self.drop_seed(at);
+            slot += 1;
+            if slot > m {
+                side = side.opponent();
+                slot = 0;
+            }
+            if slot == m {
+                if sowing.into_own_store && side == mover {
+                    self.stores[mover.index()] += 1;
+                    seeds -= 1;
+                    if seeds == 0 {
+                        return Landing::Store(mover);
+                    }
+                }
+                continue;
+            }
+            let i = side.index() * m + slot;
+            if (sowing.skip_origin && i == start) || (burnt != 0 && burnt & (1 << i) != 0) {
+                continue;
+            }
+            self.pits[i] += 1;
             seeds -= 1;
             if seeds == 0 {
-                return self.landing(at);
+                return Landing::Pit(side, slot);
             }
         }
     }

@@ -88,6 +88,7 @@ impl Settled {
 /// seeds into `mover`'s store (Kalah's capture, Congklak's "shooting"). When the facing pit
 /// is empty, `lone_seed_banks` says whether the last seed is banked alone or stays.
 /// Returns whether anything was banked.
+#[inline]
 pub fn capture_opposite(
     board: &mut Board,
     mover: Player,
