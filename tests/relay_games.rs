@@ -452,3 +452,16 @@ fn congkak_opening_hands_stopping_together_run_the_race_again() {
         "1,0,0,0,0,0,0 1,0,0,0,0,0,0 1 1 * r1"
     );
 }
+
+#[test]
+fn congkak_opening_reports_the_choosers_relays_and_captures() {
+    // South's hole 5 drops into hole 6 (1 → 2); the relay ends in South's store, so South
+    // picks again: one relay, reported even though the hand has not stopped.
+    let game = after(
+        &congkak("1,0,0,0,1,1,0 7,7,7,7,7,7,7 0 0 S r1 hands=pick;done@5;5"),
+        &["5"],
+    );
+    assert_eq!(game.to_move(), Player::First);
+    assert_eq!(game.last_move_relays(), 1);
+    assert!(!game.last_move_captured());
+}

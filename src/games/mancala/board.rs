@@ -212,16 +212,6 @@ impl Board {
         }
     }
 
-    /// `at` as a landing place.
-    #[inline]
-    pub fn landing(&self, at: Spot) -> Landing {
-        if at.slot == self.pits_per_side() {
-            Landing::Store(at.side)
-        } else {
-            Landing::Pit(at.side, at.slot)
-        }
-    }
-
     /// Where `mover`'s sowing from `origin` drops its next seed after `at`: counter-clockwise,
     /// skipping the opponent's store (and the mover's own unless the rules sow into it),
     /// burnt pits, and the origin itself when the rules say so.

@@ -15,7 +15,8 @@
 //!   hand whose last seed falls in an occupied hole lifts it and sows on (relay); in its own
 //!   store, its player picks again at once (the other hand waits; if both do so in the same
 //!   step, that is another joint move); in an empty hole it stops (shooting, if the hole is
-//!   its own). Whoever stops last moves first afterwards. If both stop in the same step,
+//!   its own; a hand whose last seed reaches its store when its row is empty stops too).
+//!   Whoever stops last moves first afterwards. If both stop in the same step,
 //!   neither finished last, and the race is run again: both choose a hole at once (the seed
 //!   leaves this tie open; any fixed winner would hand symmetric play — equal agents
 //!   choosing alike — to one side, and every race banks seeds, so re-runs end). Within a
@@ -129,11 +130,6 @@ impl Congkak {
         self.board.total() + in_hands
     }
 
-    /// Whether round 1's simultaneous opening is still going on.
-    pub fn in_opening(&self) -> bool {
-        self.opening.is_some()
-    }
-
     /// Lifts `hole` of `side` into that side's hand.
     fn lift_into_hand(&mut self, side: Player, hole: u8) -> Hand {
         let at = Spot {
@@ -148,9 +144,9 @@ impl Congkak {
     }
 
     /// Runs the opening's hands in lockstep until a player must choose or both have stopped.
-    fn run_opening(&mut self, mut opening: Opening) {
-        // What the hand of the player who just chose did (for a joint move, either hand).
-        let chooser = (!self.simultaneous()).then_some(self.to_move);
+    /// `chooser` made the move that set them going (`None`: both, a joint move); the move's
+    /// effects reported are their hand's (either hand's for a joint move).
+    fn run_opening(&mut self, mut opening: Opening, chooser: Option<Player>) {
         let mut settled = Settled::default();
         while opening
             .hands
@@ -176,13 +172,14 @@ impl Congkak {
                 } = *hand
                 {
                     let player = Player::BOTH[i];
-                    let store_before = self.board.store(player);
-                    *hand = self.resolve_landing(player, at, relays, opening.step);
+                    let (next, captured) = self.resolve_landing(player, at, relays, opening.step);
+                    *hand = next;
                     if chooser.is_none_or(|c| c == player) {
-                        if let Hand::Done { .. } = hand {
+                        if !matches!(next, Hand::Sowing { .. }) {
+                            // This relay chain is over: stopped, or in the store to pick again.
                             settled.relays = settled.relays.saturating_add(relays);
                         }
-                        settled.captured |= self.board.store(player) > store_before + 1;
+                        settled.captured |= captured;
                     }
                 }
             }
@@ -231,30 +228,31 @@ impl Congkak {
         }
     }
 
-    /// What a hand of `mover` whose last seed fell at `at` does next in the opening.
-    fn resolve_landing(&mut self, mover: Player, at: Spot, relays: u16, step: u32) -> Hand {
+    /// What a hand of `mover` whose last seed fell at `at` does next in the opening, and
+    /// whether it captured seeds from the facing hole. A last seed in the own store picks
+    /// again, unless the row is empty: then the hand stops.
+    fn resolve_landing(&mut self, mover: Player, at: Spot, relays: u16, step: u32) -> (Hand, bool) {
         let done = Hand::Done { step };
         if at.slot == HOLES {
-            return if self.board.row_total(mover) > 0 {
-                Hand::Picking
-            } else {
-                done
-            };
+            let picks = self.board.row_total(mover) > 0;
+            return (if picks { Hand::Picking } else { done }, false);
         }
         match self.board.pit(at.side, at.slot) {
-            0 => done,
-            1 => {
-                if at.side == mover {
-                    capture_opposite(&mut self.board, mover, at.slot, true);
-                }
-                done
+            0 => (done, false),
+            1 if at.side == mover => {
+                let facing = capture_opposite(&mut self.board, mover, at.slot, true);
+                (done, facing.is_some_and(|f| f > 0))
             }
-            _ if relays >= MAX_RELAYS => done,
-            _ => Hand::Sowing {
-                at,
-                seeds: self.board.lift(at),
-                relays: relays + 1,
-            },
+            1 => (done, false),
+            _ if relays >= MAX_RELAYS => (done, false),
+            _ => (
+                Hand::Sowing {
+                    at,
+                    seeds: self.board.lift(at),
+                    relays: relays + 1,
+                },
+                false,
+            ),
         }
     }
 
@@ -450,11 +448,11 @@ impl Game for Congkak {
                     self.lift_into_hand(Player::First, south),
                     self.lift_into_hand(Player::Second, north),
                 ];
-                self.run_opening(opening);
+                self.run_opening(opening, None);
             }
             (CongkakMove::Hole(hole), Some(mut opening)) => {
                 opening.hands[self.to_move.index()] = self.lift_into_hand(self.to_move, hole);
-                self.run_opening(opening);
+                self.run_opening(opening, Some(self.to_move));
             }
             (CongkakMove::Hole(hole), None) => {
                 let mover = self.to_move;
@@ -506,22 +504,24 @@ impl Game for Congkak {
         if !self.simultaneous() {
             return self.parse_move(text);
         }
-        let placeholder = self.own_holes(player.opponent()).next().unwrap_or(0);
-        let hole = self
-            .seen_by(self.to_move)
-            .parse_move(&format!("{text}/{}", placeholder + 1));
-        let hole = hole.map_err(|_| GameError::MalformedMove {
-            text: text.to_string(),
-            reason: format!("expected your hole number, 1 to {HOLES}"),
-        })?;
-        let own = self.joint_part(hole, Player::First);
+        let own = match text.trim().parse::<u8>() {
+            Ok(n) if (1..=HOLES as u8).contains(&n) => n - 1,
+            _ => {
+                return Err(GameError::MalformedMove {
+                    text: text.to_string(),
+                    reason: format!("expected your hole number, 1 to {HOLES}"),
+                });
+            }
+        };
+        // The other part is a placeholder that `merge_joint` replaces.
+        let other = self.own_holes(player.opponent()).next().unwrap_or(0);
         Ok(match player {
             Player::First => CongkakMove::Joint {
                 south: own,
-                north: placeholder,
+                north: other,
             },
             Player::Second => CongkakMove::Joint {
-                south: placeholder,
+                south: other,
                 north: own,
             },
         })

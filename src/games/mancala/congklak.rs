@@ -51,14 +51,10 @@ pub fn settle_landing(
 ) -> Settled {
     let mut settled = match last {
         Landing::Store(_) => Settled::EXTRA_TURN,
-        Landing::Pit(side, pit) if side == mover && board.pit(side, pit) == 1 => {
-            let facing = board.pit(mover.opponent(), board.opposite(pit));
-            capture_opposite(board, mover, pit, lone_seed_banks);
-            Settled {
-                captured: facing > 0,
-                ..Settled::default()
-            }
-        }
+        Landing::Pit(side, pit) if side == mover && board.pit(side, pit) == 1 => Settled {
+            captured: capture_opposite(board, mover, pit, lone_seed_banks).is_some_and(|f| f > 0),
+            ..Settled::default()
+        },
         Landing::Pit(..) => Settled::default(),
     };
     settled.relays = relays;

@@ -39,10 +39,9 @@ impl Rules for Kalah {
         match last {
             Landing::Store(_) => Settled::EXTRA_TURN,
             Landing::Pit(side, pit) if side == mover && board.pit(mover, pit) == 1 => {
-                if capture_opposite(board, mover, pit, self.empty_capture) {
-                    Settled::CAPTURED
-                } else {
-                    Settled::default()
+                match capture_opposite(board, mover, pit, self.empty_capture) {
+                    Some(_) => Settled::CAPTURED,
+                    None => Settled::default(),
                 }
             }
             Landing::Pit(..) => Settled::default(),

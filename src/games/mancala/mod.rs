@@ -87,23 +87,23 @@ impl Settled {
 /// The last seed fell in `mover`'s own empty pit `pit`: takes it and the facing pit's
 /// seeds into `mover`'s store (Kalah's capture, Congklak's "shooting"). When the facing pit
 /// is empty, `lone_seed_banks` says whether the last seed is banked alone or stays.
-/// Returns whether anything was banked.
+/// Returns the seeds taken from the facing pit, or `None` when nothing was banked.
 #[inline]
 pub fn capture_opposite(
     board: &mut Board,
     mover: Player,
     pit: usize,
     lone_seed_banks: bool,
-) -> bool {
+) -> Option<u8> {
     let opposite = board.opposite(pit);
     let facing = board.pit(mover.opponent(), opposite);
     if facing == 0 && !lone_seed_banks {
-        return false;
+        return None;
     }
     board.set_pit(mover, pit, 0);
     board.set_pit(mover.opponent(), opposite, 0);
     board.add_to_store(mover, 1 + facing);
-    true
+    Some(facing)
 }
 
 /// Banks each row into its owner's store.

@@ -1,5 +1,5 @@
-//! What every mancala game writes and reads the same way: the rows-and-stores part of a
-//! position string, the board drawn for people, and the network input.
+//! What every mancala game writes and reads the same way, for people and for networks: the
+//! rows-and-stores part of a position string, the board drawing, and the network input.
 
 use super::{Board, MAX_PITS};
 use crate::games::{GameError, Player};
