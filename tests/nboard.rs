@@ -84,3 +84,22 @@ fn the_shipped_champion_plays_over_nboard() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_proven_result_is_reported_as_its_disc_margin() {
+    // Black's a1 flips b1 and fills the board: 64–0, reported as +64 discs, not as the
+    // search's internal win value.
+    let board = format!("-OXXXXXX{}", "X".repeat(56));
+    let script = format!(
+        "nboard 2\nset game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[0]TY[8]BO[8 {board} *];)\ngo\nhint 1\n"
+    );
+    let lines = session("heuristic:3", &script);
+    assert!(
+        lines.iter().any(|l| l.starts_with("=== A1/64.00/")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "search A1 64.00 0 3"),
+        "{lines:?}"
+    );
+}

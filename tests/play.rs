@@ -25,9 +25,12 @@ fn othello_human_session_with_hint_errors_undo_and_quit() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("commands: a move"), "{out}");
-    assert!(out.contains("hint (depth 4, best first): "), "{out}");
+    assert!(out.contains("hint (heuristic:4, best first): "), "{out}");
     assert!(out.contains("malformed move 'z9'"), "{out}");
-    assert!(out.contains("illegal move 'a1'"), "{out}");
+    assert!(
+        out.contains("'a1' is not legal here; legal: d3 c4 f5 e6"),
+        "{out}"
+    );
     assert!(
         out.contains("black (X) plays f5 (flips 1, score 4–1)"),
         "{out}"
@@ -43,7 +46,7 @@ fn othello_human_session_with_hint_errors_undo_and_quit() {
 }
 
 #[test]
-fn kalah_extra_turn_capture_and_end_of_input() {
+fn kalah_extra_turn_and_end_of_input() {
     let (code, out, _) = play(
         &[
             "--game", "kalah", "--first", "human", "--second", "normal", "--hints",
@@ -60,7 +63,7 @@ fn kalah_extra_turn_capture_and_end_of_input() {
     assert!(out.contains("nothing to undo"), "{out}");
     assert!(out.contains("end of input: game abandoned"), "{out}");
     assert!(
-        out.matches("hint (depth 4").count() >= 3,
+        out.matches("hint (heuristic:4").count() >= 3,
         "hints before every human move"
     );
 }
@@ -135,7 +138,7 @@ fn oware_human_session_with_hint_illegal_move_and_undo() {
     );
     assert_eq!(code, Some(0));
     assert!(out.contains("South plays"), "the engine opens: {out}");
-    assert!(out.contains("hint (depth 4, best first): "), "{out}");
+    assert!(out.contains("hint (heuristic:4, best first): "), "{out}");
     assert!(out.contains("expected a pit number from 1 to 6"), "{out}");
     assert!(out.contains("North plays 1"), "{out}");
     assert!(out.contains("taken back to North's previous turn"), "{out}");
@@ -172,7 +175,7 @@ fn congklak_human_session_with_relay_hint_undo_and_pass() {
         "hint\n9\n6\nundo\n6\npass\n",
     );
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("hint (depth 4, best first): "), "{out}");
+    assert!(out.contains("hint (heuristic:4, best first): "), "{out}");
     assert!(
         out.contains("'9' is not") || out.contains("from 1 to 7"),
         "{out}"
@@ -187,20 +190,10 @@ fn congklak_human_session_with_relay_hint_undo_and_pass() {
 }
 
 #[test]
-fn congkak_simultaneous_opening_hides_the_engine_choice_and_records_the_joint_move() {
-    let dir = std::env::temp_dir().join(format!("evoboard-congkak-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let record = dir.join("game.txt");
+fn congkak_simultaneous_opening_hides_the_engine_choice() {
     let (code, out, err) = play(
         &[
-            "--game",
-            "congkak",
-            "--first",
-            "normal",
-            "--second",
-            "human",
-            "--record",
-            record.to_str().unwrap(),
+            "--game", "congkak", "--first", "normal", "--second", "human",
         ],
         "3/5\n0\n5\n",
     );
@@ -226,10 +219,114 @@ fn congkak_simultaneous_opening_hides_the_engine_choice_and_records_the_joint_mo
         "North's part is its own choice: {joint}"
     );
     assert!(out.contains("end of input: game abandoned"), "{out}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn congkak_engines_play_a_whole_match_and_the_record_replays() {
     engines_finish_and_the_record_replays("congkak", "congkak", "expert", "random");
+}
+
+#[test]
+fn kalah_capture_illegal_empty_pit_and_quit() {
+    // South's pit 1 (1 seed) lands in empty pit 2 facing North's 5-seed pit: a capture.
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "kalah",
+            "--position",
+            "1,0,0,0,0,3 1,0,0,0,5,0 0 0 S",
+            "--first",
+            "human",
+            "--second",
+            "human",
+        ],
+        "2\n1\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("'2' is not legal here; legal: 1 6"), "{out}");
+    assert!(out.contains("South plays 1 (captures, score 6–0)"), "{out}");
+    assert!(out.contains("North to move> game abandoned"), "{out}");
+}
+
+#[test]
+fn two_people_at_the_congkak_opening_each_enter_their_own_hole_with_hints_and_undo() {
+    let dir = std::env::temp_dir().join(format!("evoboard-congkak-people-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("match.txt");
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "congkak",
+            "--first",
+            "human",
+            "--second",
+            "human",
+            "--hint-engine",
+            "minimax:2:stores",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "hint\n3\nhint\n5\nundo\n1\n1\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // Hints at the joint choice list each own hole once, for South and for North.
+    let hints: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split("hint (minimax:2:stores, best first): ").nth(1))
+        .collect();
+    assert_eq!(hints.len(), 2, "{out}");
+    for hint in &hints {
+        assert_eq!(hint.split(" | ").count(), 7, "{hint}");
+    }
+    assert!(out.contains("both play 3/5"), "{out}");
+    // The undo goes back to before the joint move, and both choose again.
+    let after_undo = out.split("taken back to").nth(1).expect(&out);
+    assert!(after_undo.contains("both play 1/1"), "{out}");
+    assert!(out.trim_end().ends_with("game abandoned"), "{out}");
+    assert!(!record.exists(), "an abandoned game saves no record");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_human_game_to_the_end_saves_a_record_that_replays() {
+    let dir = std::env::temp_dir().join(format!("evoboard-congklak-rec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.txt");
+    let start = "0,0,0,0,0,1,1 0,0,0,0,0,0,1 0 0 S";
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "congklak",
+            "--position",
+            start,
+            "--first",
+            "human",
+            "--second",
+            "human",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "6\n1\npass\n7\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("game over: North wins 1–2"), "{out}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(
+        text,
+        format!("game: congklak\nstart: {start}\nmoves: 6,1,pass,7\nresult: North wins 1–2\n")
+    );
+    let replay = common::evoboard(&[
+        "show",
+        "--game",
+        "congklak",
+        "--position",
+        start,
+        "--moves",
+        "6,1,pass,7",
+        "--json",
+    ]);
+    let shown: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap();
+    assert_eq!(shown["terminal"], true);
+    assert_eq!(shown["score"], serde_json::json!([1, 2]));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -16,7 +16,7 @@ use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, Player};
 use crate::rng::rng_for;
-use crate::search::{move_values, search};
+use crate::search::{WIN_VALUE, move_values};
 
 #[derive(Debug, Args)]
 pub struct NboardArgs {
@@ -119,13 +119,23 @@ fn notation(mv: Move) -> String {
     }
 }
 
+/// A search value as NBoard reads evaluations: a proven result as its final disc margin
+/// (the search adds ±WIN_VALUE to it), a heuristic value as it is.
+fn in_discs(value: f32) -> f32 {
+    if value.abs() > WIN_VALUE / 2.0 {
+        value - WIN_VALUE.copysign(value)
+    } else {
+        value
+    }
+}
+
 impl Engine {
     /// The engine's move and its evaluation for the side to move (0 for non-searching agents).
     fn choose(&mut self) -> (Move, f32) {
         match &self.searcher {
             Some(searcher) => {
-                let result = search(&self.game, searcher.depth, searcher.evaluator.as_ref());
-                (result.best.unwrap_or(Move::PASS), result.value)
+                let result = searcher.search(&self.game);
+                (result.best.unwrap_or(Move::PASS), in_discs(result.value))
             }
             None => {
                 let mut moves = crate::games::MoveList::new();
@@ -149,7 +159,7 @@ impl Engine {
         move_values(&self.game, searcher.depth, searcher.evaluator.as_ref())
             .into_iter()
             .take(wanted)
-            .map(|(mv, value)| (mv, value, searcher.depth))
+            .map(|(mv, value)| (mv, in_discs(value), searcher.depth))
             .collect()
     }
 }

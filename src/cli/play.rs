@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::arena::{Agent, AgentSpec};
+use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::cli::{BadInput, GameName, position_or_start, with_game};
 use crate::eval::NamedEvaluators;
-use crate::games::{Game, Outcome, Player};
+use crate::games::{Game, GameError, MoveList, Outcome, Player};
 use crate::persist::write_atomic;
 use crate::rng::rng_for;
 use crate::search::move_values;
@@ -30,9 +30,10 @@ pub struct PlayArgs {
     /// Show the hint table before every human move.
     #[arg(long)]
     hints: bool,
-    /// Search depth of the hint engine (the game's heuristic).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=12))]
-    hint_depth: u32,
+    /// The engine whose search values `hint` shows: any searching spec (a difficulty,
+    /// `heuristic:D`, `minimax:D:EVAL`, `champion:PATH[:D]`, …).
+    #[arg(long, default_value = "heuristic:4")]
+    hint_engine: String,
     /// Start from this position instead of the initial one.
     #[arg(long)]
     position: Option<String>,
@@ -80,7 +81,7 @@ enum Choice<G: Game> {
 /// The engines and what the people at the board share while a game is played.
 struct Session<'a, G: Game, I, O> {
     args: &'a PlayArgs,
-    hint_engine: &'a dyn crate::eval::Evaluator<G>,
+    hint_engine: &'a SearchAgent<G>,
     rng: crate::rng::GameRng,
     input: &'a mut I,
     out: &'a mut O,
@@ -134,6 +135,11 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
                     .and_then(|mv| human.play(mv).map(|_| mv))
                 {
                     Ok(mv) => return Ok(Choice::Move(mv)),
+                    Err(GameError::IllegalMove { .. }) => writeln!(
+                        self.out,
+                        "'{text}' is not legal here; legal: {}",
+                        legal_parts(human, player).join(" ")
+                    )?,
                     Err(error) => writeln!(self.out, "{error}; type `help` for the commands")?,
                 },
             }
@@ -141,15 +147,16 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
     }
 
     fn hint(&mut self, game: &G, player: Player) -> std::io::Result<()> {
-        let depth = self.args.hint_depth;
-        let values = move_values(game, depth, self.hint_engine);
+        let engine = self.hint_engine;
+        let values = move_values(game, engine.depth, engine.evaluator.as_ref());
         let table: Vec<String> = values
             .iter()
             .map(|(mv, value)| format!("{} {value:+.2}", game.format_part(*mv, player)))
             .collect();
         writeln!(
             self.out,
-            "hint (depth {depth}, best first): {}",
+            "hint ({}, best first): {}",
+            engine.label,
             table.join(" | ")
         )
     }
@@ -167,10 +174,14 @@ pub fn play<G: NamedEvaluators>(
         return Err(BadInput("the game is already over in that position".into()).into());
     }
     let seats = [seat(&args.first, &start)?, seat(&args.second, &start)?];
-    let hint_engine = G::evaluator("heuristic")?;
+    let hint_engine = args
+        .hint_engine
+        .parse::<AgentSpec>()?
+        .searcher(&start)?
+        .ok_or_else(|| BadInput("--hint-engine must be an engine that searches".into()))?;
     let mut session = Session {
         args,
-        hint_engine: hint_engine.as_ref(),
+        hint_engine: &hint_engine,
         rng: rng_for(args.seed, &[]),
         input,
         out,
@@ -254,7 +265,23 @@ pub fn play<G: NamedEvaluators>(
     Ok(())
 }
 
-/// What a move did, beyond moving: captures, score changes, extra turns.
+/// `player`'s legal choices in `game`, in the game's notation (own parts at a simultaneous
+/// decision, each once).
+fn legal_parts<G: Game>(game: &G, player: Player) -> Vec<String> {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    let mut parts: Vec<String> = Vec::new();
+    for &mv in &moves {
+        let part = game.format_part(mv, player);
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    parts
+}
+
+/// What a move did, beyond moving: relays, captures, the game's own notes (flips, a round's
+/// end), score changes, extra turns.
 fn effect<G: Game>(previous: &G, now: &G) -> String {
     let mover = previous.to_move();
     let mut notes = Vec::new();
@@ -266,21 +293,17 @@ fn effect<G: Game>(previous: &G, now: &G) -> String {
     if now.last_move_captured() {
         notes.push("captures".to_string());
     }
-    let (old, new) = (previous.score(), now.score());
-    let opponent = mover.opponent().index();
-    if new[opponent] < old[opponent] {
-        // Only Othello takes points away: the discs that changed colour.
-        notes.push(format!("flips {}", old[opponent] - new[opponent]));
-    }
-    if old != new {
-        notes.push(format!("score {}–{}", new[0], new[1]));
+    notes.extend(now.move_notes(previous));
+    if previous.score() != now.score() {
+        let [a, b] = now.score();
+        notes.push(format!("score {a}–{b}"));
     }
     if now.outcome().is_none() {
         if now.simultaneous() {
             notes.push("both choose again".to_string());
         } else if previous.simultaneous() {
             notes.push(format!("{} moves next", now.player_name(now.to_move())));
-        } else if now.to_move() == mover {
+        } else if now.last_move_extra_turn() && now.to_move() == mover {
             notes.push("and moves again".to_string());
         }
     }

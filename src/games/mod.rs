@@ -169,6 +169,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         self.format_move(mv)
     }
 
+    /// What the move from `previous` to here did that the generic reports (captures,
+    /// relays, score, extra turns) do not say, as short phrases for people: Othello's flips,
+    /// the end of a Congkak round.
+    fn move_notes(&self, _previous: &Self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// How many times the move that led here lifted a pit and sowed on (relay sowing in
     /// Congklak and Congkak); 0 for other games.
     fn last_move_relays(&self) -> u32 {

@@ -531,6 +531,33 @@ impl Game for Congkak {
         (self.joint_part(mv, player) + 1).to_string()
     }
 
+    /// The end of a round: what each side owned when it ended (store plus refilled holes,
+    /// or the final stores), who starts the next round, and the holes burnt.
+    fn move_notes(&self, previous: &Congkak) -> Vec<String> {
+        if self.over && !previous.over {
+            let [south, north] = self.score();
+            return vec![format!(
+                "round {} ends {south}–{north}: the match is over",
+                self.round
+            )];
+        }
+        if self.round == previous.round {
+            return Vec::new();
+        }
+        let owned = |side| u32::from(self.board.store(side)) + self.board.row_total(side);
+        let burnt = |side| (0..HOLES).filter(|&h| self.board.is_burnt(side, h)).count();
+        vec![format!(
+            "round {} ends {}–{}; {} starts round {} (burnt holes: South {}, North {})",
+            previous.round,
+            owned(Player::First),
+            owned(Player::Second),
+            text::side_name(self.to_move),
+            self.round,
+            burnt(Player::First),
+            burnt(Player::Second)
+        )]
+    }
+
     fn last_move_extra_turn(&self) -> bool {
         self.last.extra_turn
     }

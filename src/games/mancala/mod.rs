@@ -327,9 +327,13 @@ impl<R: Rules> Game for Mancala<R> {
     }
 
     fn board_lines(&self) -> Vec<String> {
+        let turn = if self.over {
+            "game over".to_string()
+        } else {
+            format!("{} to move", text::side_name(self.to_move))
+        };
         let status = format!(
-            "{} to move; stores: South {} North {}",
-            text::side_name(self.to_move),
+            "{turn}; stores: South {} North {}",
             self.board.store(Player::First),
             self.board.store(Player::Second)
         );

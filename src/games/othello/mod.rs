@@ -151,6 +151,24 @@ impl Game for Othello {
         }
     }
 
+    /// The discs the move turned over (the opponent's count before minus after).
+    fn move_notes(&self, previous: &Othello) -> Vec<String> {
+        let mover = previous.to_move;
+        let before = previous.disc_counts()[mover.opponent().index()];
+        let after = self.disc_counts()[mover.opponent().index()];
+        let mut notes = Vec::new();
+        if after < before {
+            notes.push(format!("flips {}", before - after));
+        }
+        if self.is_over() {
+            let [b, w] = self.disc_counts();
+            if b + w < 64 {
+                notes.push(format!("{} empty squares go to the winner", 64 - b - w));
+            }
+        }
+        notes
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.is_over() {
             return None;
@@ -257,14 +275,12 @@ impl Game for Othello {
             lines.push(line);
         }
         let [b, w] = self.disc_counts();
-        lines.push(format!(
-            "X (black) {b}  O (white) {w}  {} to move  (* = legal move)",
-            if self.to_move == Player::First {
-                "X"
-            } else {
-                "O"
-            }
-        ));
+        let turn = match (self.is_over(), self.to_move) {
+            (true, _) => "game over",
+            (false, Player::First) => "X to move  (* = legal move)",
+            (false, Player::Second) => "O to move  (* = legal move)",
+        };
+        lines.push(format!("X (black) {b}  O (white) {w}  {turn}"));
         lines
     }
 
