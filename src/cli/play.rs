@@ -151,7 +151,8 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
         let values = move_values(game, engine.depth, engine.evaluator.as_ref());
         let table: Vec<String> = values
             .iter()
-            .map(|(mv, value)| format!("{} {value:+.2}", game.format_part(*mv, player)))
+            // `+ 0.0` turns a negative zero into zero.
+            .map(|(mv, value)| format!("{} {:+.2}", game.format_part(*mv, player), value + 0.0))
             .collect();
         writeln!(
             self.out,
@@ -229,16 +230,16 @@ pub fn play<G: NamedEvaluators>(
         } else {
             game.player_name(game.to_move())
         };
-        before.push(game.clone());
         moves.push(mv);
-        let previous = game.clone();
+        before.push(game.clone());
         game.play_unchecked(mv);
+        let previous = before.last().expect("just pushed");
         writeln!(
             session.out,
             "{name} play{} {}{}",
             if previous.simultaneous() { "" } else { "s" },
             game.format_move(mv),
-            effect(&previous, &game)
+            effect(previous, &game)
         )?;
         show(&game, session.out)?;
     }
