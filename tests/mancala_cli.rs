@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{evoboard, stdout_of, temp_dir};
+use common::{evoboard, evolve_small, stdout_of, temp_dir};
 
 #[test]
 fn perft_and_show_work_for_both_games() {
@@ -48,25 +48,8 @@ fn perft_and_show_work_for_both_games() {
 #[test]
 fn evolved_mancala_champions_play_from_their_files() {
     for game in ["kalah", "oware"] {
-        let dir = temp_dir(game);
+        let dir = evolve_small(game);
         let out = dir.to_str().unwrap();
-        let output = evoboard(&[
-            "evolve",
-            "--game",
-            game,
-            "--population",
-            "6",
-            "--generations",
-            "2",
-            "--depth",
-            "1",
-            "--bench-games",
-            "4",
-            "--no-plots",
-            "--out",
-            out,
-        ]);
-        assert!(output.status.success(), "{output:?}");
         let run: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
         assert_eq!(run["topology"], serde_json::json!([14, 9, 1]));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{evoboard, stdout_of, temp_dir};
+use common::{evoboard, evolve_small, stdout_of};
 
 #[test]
 fn perft_and_show_read_both_games() {
@@ -51,25 +51,8 @@ fn perft_and_show_read_both_games() {
 #[test]
 fn evolve_runs_for_both_games_and_the_champions_play() {
     for game in ["congklak", "congkak"] {
-        let dir = temp_dir(game);
+        let dir = evolve_small(game);
         let out = dir.to_str().unwrap();
-        let output = evoboard(&[
-            "evolve",
-            "--game",
-            game,
-            "--generations",
-            "3",
-            "--population",
-            "6",
-            "--bench-games",
-            "10",
-            "--depth",
-            "1",
-            "--no-plots",
-            "--out",
-            out,
-        ]);
-        assert!(output.status.success(), "{output:?}");
         let champion = format!("champion:{out}/champion.evo:1");
         let report = stdout_of(&[
             "benchmark",

@@ -23,6 +23,30 @@ pub fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("the output is UTF-8")
 }
 
+/// A small evolution run of `game` (6 networks, 2 generations at depth 1, 4 benchmark
+/// games, no plots) in a fresh temporary directory, which it returns.
+pub fn evolve_small(game: &str) -> PathBuf {
+    let dir = temp_dir(game);
+    let output = evoboard(&[
+        "evolve",
+        "--game",
+        game,
+        "--population",
+        "6",
+        "--generations",
+        "2",
+        "--depth",
+        "1",
+        "--bench-games",
+        "4",
+        "--no-plots",
+        "--out",
+        dir.to_str().expect("temporary paths are UTF-8"),
+    ]);
+    assert!(output.status.success(), "evolve --game {game}: {output:?}");
+    dir
+}
+
 /// Runs the binary with `input` on its standard input.
 pub fn evoboard_with_input(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
