@@ -110,12 +110,7 @@ fn evolve_draws_plots_and_the_plot_command_redraws_them() {
     let dir = temp_dir("evolve");
     let run = dir.join("run");
     let plots = dir.join("plots");
-    let evoboard = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_evoboard"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let evoboard = common::evoboard;
     let output = evoboard(&[
         "evolve",
         "--game",
