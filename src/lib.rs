@@ -6,6 +6,7 @@ pub mod cli;
 pub mod eval;
 pub mod evolve;
 pub mod games;
+pub mod learn;
 pub mod nn;
 pub mod persist;
 pub mod report;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use evoboard::Othello;
 use evoboard::eval::neural::NeuralEvaluator;
 use evoboard::evolve::checkpoint::EvolutionState;
-use evoboard::evolve::config::{EvolveConfig, Preset};
+use evoboard::evolve::config::{EvolveConfig, NetworkChoice, Preset};
 use evoboard::evolve::league::{league_games, play_league};
 use evoboard::evolve::mutation::{momentum, self_adaptive};
 use evoboard::evolve::population::{Individual, diversity};
@@ -349,5 +349,134 @@ fn only_the_newest_checkpoints_are_kept_when_asked() {
     let mut more = Evolution::resume(Othello::start(), &dir, Some(5)).unwrap();
     more.run(&Quiet).unwrap();
     assert!(!dir.join("gen-00003.evo").exists() && dir.join("gen-00005.evo").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A small TD run: a 648-weight network, 300 learning games a generation (half against a
+/// sparring partner), a final selection among 2 candidates.
+fn small_td() -> EvolveConfig {
+    EvolveConfig {
+        generations: 4,
+        network: NetworkChoice::NTuple("straight3".to_string()),
+        td_games: 300,
+        bench_games: 6,
+        depth: 1,
+        seed: 13,
+        sparring: vec!["heuristic:1@0.1".to_string()],
+        sparring_share: 0.5,
+        candidates: 2,
+        selection_games: 8,
+        ..EvolveConfig::for_inputs(Preset::Td, 64)
+    }
+}
+
+#[test]
+fn td_runs_do_not_depend_on_the_thread_count_and_resume_exactly() {
+    let config = small_td();
+    let (one, two) = (temp_dir("td-t1"), temp_dir("td-t2"));
+    let a = run(&config, &one, 1);
+    let b = run(&config, &two, 2);
+    assert_eq!(a, b);
+    let parts = temp_dir("td-parts");
+    run(
+        &EvolveConfig {
+            generations: 2,
+            ..config.clone()
+        },
+        &parts,
+        2,
+    );
+    let mut resumed = Evolution::resume(Othello::start(), &parts, Some(4)).unwrap();
+    resumed.run(&Quiet).unwrap();
+    let (csv, _, champion) = outputs(&parts, 4);
+    assert_eq!((csv, champion), (a.0, a.2));
+    let state = resumed.state();
+    assert!(state.candidates.len() <= 2);
+    let champion = state.selected.as_ref().unwrap();
+    assert!(champion.test_win_rate.is_some());
+    assert!(state.candidates.iter().any(|c| c.genes == champion.genes));
+    for dir in [one, two, parts] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
+    use evoboard::arena::{AgentSpec, SearchAgent, SeriesConfig, SeriesStats, play_series};
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+    let start = Othello::start();
+    let architecture = evoboard::nn::Architecture::NTuple(start.tuple_set("straight3").unwrap());
+    let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
+    let score = |network: &evoboard::nn::Network| {
+        let player = SearchAgent::new(
+            1,
+            Arc::new(NeuralEvaluator::new(network.clone())),
+            "td".into(),
+        );
+        let random = "random"
+            .parse::<AgentSpec>()
+            .unwrap()
+            .build(&start)
+            .unwrap();
+        let series = SeriesConfig {
+            games: 100,
+            opening_plies: 4,
+            seed: 3,
+        };
+        let records = play_series(&start, &player, random.as_ref(), series, &|| {}).unwrap();
+        SeriesStats::from_records(&records).record.win_rate
+    };
+    let blank = score(&network);
+    let setup = |k: usize| GameSetup {
+        start: start.clone(),
+        opponent: Opponent::SelfPlay,
+        rng: rng_for(21, &[k as u64]),
+    };
+    let settings = TdSettings {
+        learning_rate: 0.003,
+        exploration: 0.1,
+    };
+    train(&mut network, 2000, &setup, settings);
+    let learned = score(&network);
+    assert!(
+        learned >= 0.85 && learned > blank + 0.2,
+        "blank {blank}, learned {learned}"
+    );
+}
+
+/// The paper preset must keep evolving exactly as it did before network families and
+/// learners were added: these rows and this champion were produced by the version before
+/// that change (`evolve --game othello --preset paper --population 6 --generations 5
+/// --depth 2 --bench-games 10 --seed 42`).
+#[test]
+fn the_paper_preset_reproduces_its_pinned_run() {
+    let config = EvolveConfig {
+        population: 6,
+        generations: 5,
+        depth: 2,
+        bench_games: 10,
+        seed: 42,
+        ..EvolveConfig::for_inputs(Preset::Paper, 64)
+    };
+    let dir = temp_dir("paper-pin");
+    let (csv, _, _) = run(&config, &dir, 2);
+    let expected = "\
+generation,fitness_max,fitness_mean,fitness_min,bench_games,bench_wins,bench_draws,bench_losses,bench_win_rate,bench_ci_low,bench_ci_high,diversity
+1,25.000,14.500,9.000,10,0,0,10,0.0000,0.0000,0.2775,7.924185
+2,21.000,14.667,6.000,10,0,0,10,0.0000,0.0000,0.2775,7.375325
+3,24.000,14.833,10.000,10,0,0,10,0.0000,0.0000,0.2775,5.836405
+4,27.000,14.833,6.000,10,0,0,10,0.0000,0.0000,0.2775,6.306991
+5,22.000,14.500,6.000,10,0,0,10,0.0000,0.0000,0.2775,4.727915";
+    assert_eq!(csv, expected);
+    let champion =
+        evoboard::eval::neural::Champion::load(&dir.join("champion.evo"), "othello").unwrap();
+    let bytes: Vec<u8> = champion
+        .genes
+        .iter()
+        .flat_map(|g| g.to_le_bytes())
+        .collect();
+    assert_eq!(crc32fast::hash(&bytes), 0x2ee0_7b36);
+    assert_eq!((champion.generation, champion.fitness), (5, 22.0));
     std::fs::remove_dir_all(dir).unwrap();
 }

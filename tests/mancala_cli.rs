@@ -52,7 +52,7 @@ fn evolved_mancala_champions_play_from_their_files() {
         let out = dir.to_str().unwrap();
         let run: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-        assert_eq!(run["topology"], serde_json::json!([14, 9, 1]));
+        assert_eq!(run["architecture"]["mlp"], serde_json::json!([14, 9, 1]));
         let spec = format!("champion:{out}/champion.evo");
         let report: serde_json::Value = serde_json::from_str(&stdout_of(&[
             "benchmark",

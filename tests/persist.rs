@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use evoboard::eval::neural::Champion;
-use evoboard::nn::{Topology, nguyen_widrow};
+use evoboard::nn::{Architecture, Topology, nguyen_widrow};
 use evoboard::persist::{self, FORMAT_VERSION, FileKind, PersistError, decode, encode};
 use evoboard::rng::rng_for;
 
@@ -11,13 +11,14 @@ fn champion() -> Champion {
     let topology = Topology::new(&[64, 42, 1]).unwrap();
     Champion {
         genes: nguyen_widrow(&topology, &mut rng_for(5, &[])),
-        topology,
+        architecture: Architecture::Mlp(topology),
         depth: 2,
         preset: "paper".into(),
         seed: 5,
         generation: 7,
         fitness: 81.0,
         benchmark_win_rate: Some(0.42),
+        test_win_rate: None,
     }
 }
 

@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use crate::eval::neural::Champion;
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
-use crate::games::Game;
 use crate::persist::PersistError;
 
 /// Deepest search a spec may ask for: a guard against typos. (Full-width search grows
@@ -43,15 +42,8 @@ pub enum SpecError {
         #[source]
         source: PersistError,
     },
-    #[error(
-        "agent spec '{spec}': the champion's network reads {found} inputs, {game} has {expected}"
-    )]
-    InputMismatch {
-        spec: String,
-        game: &'static str,
-        found: usize,
-        expected: usize,
-    },
+    #[error("agent spec '{spec}': {reason}")]
+    NetworkMismatch { spec: String, reason: String },
 }
 
 /// What kind of agent a spec names.
@@ -214,6 +206,39 @@ impl AgentSpec {
             _ => base,
         })
     }
+
+    /// This spec's evaluator searched one ply deep, playing a uniformly random move with
+    /// probability `epsilon` (replacing any @EPS of its own): the player of the Othello
+    /// League measure (Lucas & Runarsson, CEC 2006), which ranks evaluators, not searches.
+    /// Fails for `random`, `first` and `nmm`, which have no evaluator of their own.
+    pub fn at_one_ply_with_epsilon(&self, epsilon: f64) -> Result<AgentSpec, SpecError> {
+        debug_assert!((0.0..=1.0).contains(&epsilon), "epsilon {epsilon}");
+        let mut spec = self.clone();
+        spec.body = match &mut spec.kind {
+            AgentKind::Minimax { depth, evaluator } => {
+                *depth = 1;
+                match evaluator.as_str() {
+                    "heuristic" | "wpc" => format!("{evaluator}:1"),
+                    other => format!("minimax:1:{other}"),
+                }
+            }
+            AgentKind::Champion { path, depth, .. } => {
+                *depth = Some(1);
+                format!("champion:{}:1", path.display())
+            }
+            AgentKind::Random | AgentKind::First | AgentKind::Nmm { .. } => {
+                return Err(SpecError::Malformed {
+                    spec: self.text.clone(),
+                    reason: "the league protocol needs an evaluator (heuristic:D, wpc:D, \
+                             minimax:D:EVAL or champion:PATH)"
+                        .to_string(),
+                });
+            }
+        };
+        spec.epsilon = Some(epsilon);
+        spec.text = format!("{}@{epsilon}", spec.body);
+        Ok(spec)
+    }
 }
 
 impl AgentSpec {
@@ -240,13 +265,13 @@ impl AgentSpec {
                 let champion = self.load_champion(path, start)?;
                 SearchAgent::new(
                     depth.unwrap_or(champion.depth),
-                    Arc::new(champion.evaluator()),
+                    Arc::new(champion.evaluator(start)),
                     label,
                 )
             }
             AgentKind::Nmm { depth, width, path } => {
                 let ranker: SharedEvaluator<G> =
-                    Arc::new(self.load_champion(path, start)?.evaluator());
+                    Arc::new(self.load_champion(path, start)?.evaluator(start));
                 SearchAgent {
                     pruning: Some((ranker, *width)),
                     ..SearchAgent::new(*depth, evaluator("stores")?, label)
@@ -255,20 +280,22 @@ impl AgentSpec {
         }))
     }
 
-    fn load_champion<G: Game>(&self, path: &Path, start: &G) -> Result<Champion, SpecError> {
+    fn load_champion<G: NamedEvaluators>(
+        &self,
+        path: &Path,
+        start: &G,
+    ) -> Result<Champion, SpecError> {
         let champion =
             Champion::load(path, start.name()).map_err(|source| SpecError::Champion {
                 spec: self.text.clone(),
                 source,
             })?;
-        if champion.topology.inputs() != start.input_len() {
-            return Err(SpecError::InputMismatch {
+        start
+            .check_architecture(&champion.architecture)
+            .map_err(|reason| SpecError::NetworkMismatch {
                 spec: self.text.clone(),
-                game: start.name(),
-                found: champion.topology.inputs(),
-                expected: start.input_len(),
-            });
-        }
+                reason,
+            })?;
         Ok(champion)
     }
 }

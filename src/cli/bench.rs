@@ -15,7 +15,7 @@ use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::league::{league_games, play_league};
 use crate::evolve::population::founders;
 use crate::games::perft;
-use crate::nn::{Mlp, Topology};
+use crate::nn::{Architecture, Mlp, Topology};
 use crate::rng::rng_for;
 use crate::search::search;
 
@@ -83,10 +83,11 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> anyhow::Re
     layers.push(1);
     let topology = Topology::new(&layers)?;
     let mut rng = rng_for(config.seed, &[]);
-    let networks: Vec<Arc<NeuralEvaluator>> = founders(&config, &topology, &mut rng)
-        .into_iter()
-        .map(|i| Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), i.genes))))
-        .collect();
+    let networks: Vec<Arc<NeuralEvaluator>> =
+        founders(&config, &Architecture::Mlp(topology.clone()), &mut rng)
+            .into_iter()
+            .map(|i| Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), i.genes))))
+            .collect();
     let mut best = [f64::INFINITY; 2];
     for (slot, threads) in [1, 2].into_iter().enumerate() {
         let pool = rayon::ThreadPoolBuilder::new()

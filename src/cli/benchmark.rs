@@ -1,16 +1,23 @@
 //! `evoboard benchmark`: a series of games between two agents, with win rate, 95% interval,
-//! margins, game lengths and think times.
+//! margins, game lengths and think times; `--protocol league` measures an Othello
+//! evaluator the way the CEC 2006 Othello League did. Also the table, JSON and progress
+//! helpers that `panel` shares.
 
-use clap::Args;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, FromArgMatches, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 use serde_json::json;
 
-use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, play_series};
-use crate::cli::{GameName, SeriesArgs, configure_threads, with_game};
+use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, WinRecord, play_series};
+use crate::cli::{BadInput, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 
 #[derive(Debug, Args)]
 pub struct BenchmarkArgs {
+    // Must stay the first field: the fields after it take their values out of the matches.
+    #[command(flatten)]
+    typed: Typed,
     /// Game to play.
     #[arg(long)]
     game: GameName,
@@ -21,6 +28,9 @@ pub struct BenchmarkArgs {
     /// Its opponent.
     #[arg(long, default_value = "heuristic:2")]
     opponent: String,
+    /// How the series is set up and scored.
+    #[arg(long, value_enum, default_value_t = Protocol::Standard)]
+    protocol: Protocol,
     #[command(flatten)]
     series: SeriesArgs,
     /// Print one JSON object instead of a table.
@@ -28,82 +38,269 @@ pub struct BenchmarkArgs {
     json: bool,
 }
 
-pub fn run(args: &BenchmarkArgs) -> anyhow::Result<()> {
-    configure_threads(usize::from(args.series.threads))?;
-    with_game!(args.game, |start| run_series(start, args))
+/// The ways `benchmark` can measure a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Protocol {
+    /// The player as given against --opponent, from random openings.
+    Standard,
+    /// The Othello League measure (Lucas & Runarsson, CEC 2006): the player's evaluator at
+    /// 1 ply with ε = 0.1 against wpc:1@0.1, 1000 games (or --games) from the start
+    /// position, scored (wins + draws/2) / games.
+    League,
 }
 
-fn run_series<G: NamedEvaluators>(start: G, args: &BenchmarkArgs) -> anyhow::Result<()> {
-    let player = args.player.parse::<AgentSpec>()?.build(&start)?;
-    let opponent = args.opponent.parse::<AgentSpec>()?.build(&start)?;
-    let config = SeriesConfig {
-        games: args.series.games as usize,
-        opening_plies: args.series.openings,
-        seed: args.series.seed,
-    };
-    let progress = ProgressBar::new(u64::from(args.series.games)).with_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")?
-            .progress_chars("=> "),
-    );
-    progress.set_prefix(format!("{} vs {}", args.player, args.opponent));
-    let records = play_series(&start, player.as_ref(), opponent.as_ref(), config, &|| {
-        progress.inc(1)
-    })?;
+impl Protocol {
+    /// The name `--json` reports, as the flag spells it.
+    fn name(self) -> &'static str {
+        match self {
+            Protocol::Standard => "standard",
+            Protocol::League => "league",
+        }
+    }
+}
+
+/// The League's random-move probability, for the player and its opponent alike.
+const LEAGUE_EPSILON: f64 = 0.1;
+/// The League's reference opponent: the standard WPC at 1 ply with ε = 0.1.
+const LEAGUE_OPPONENT: &str = "wpc:1@0.1";
+/// The League's number of games when --games is not given.
+const LEAGUE_GAMES: u32 = 1000;
+
+/// Which of the flags the user typed: clap's defaults hide that, and the league protocol
+/// refuses some flags and gives others different defaults. It reads the matches before
+/// the other fields of [`BenchmarkArgs`] take their values out.
+#[derive(Clone, Copy, Debug, Default)]
+struct Typed {
+    opponent: bool,
+    games: bool,
+    openings: bool,
+}
+
+impl FromArgMatches for Typed {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Typed, clap::Error> {
+        let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        Ok(Typed {
+            opponent: typed("opponent"),
+            games: typed("games"),
+            openings: typed("openings"),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Typed::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for Typed {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        command
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        command
+    }
+}
+
+/// A benchmark resolved from its flags: the agents as they play, and the series.
+struct Plan {
+    player: AgentSpec,
+    opponent: AgentSpec,
+    config: SeriesConfig,
+    protocol: Protocol,
+}
+
+impl Plan {
+    fn from_args(args: &BenchmarkArgs) -> anyhow::Result<Plan> {
+        let player = args.player.parse::<AgentSpec>()?;
+        match args.protocol {
+            Protocol::Standard => Ok(Plan {
+                player,
+                opponent: args.opponent.parse()?,
+                config: SeriesConfig {
+                    games: args.series.games as usize,
+                    opening_plies: args.series.openings,
+                    seed: args.series.seed,
+                },
+                protocol: Protocol::Standard,
+            }),
+            Protocol::League => Plan::league(args, &player),
+        }
+    }
+
+    /// The League's fixed setup; the flags it fixes are refused rather than ignored.
+    fn league(args: &BenchmarkArgs, player: &AgentSpec) -> anyhow::Result<Plan> {
+        let refuse = |message: &str| Err(BadInput(format!("--protocol league: {message}")).into());
+        if args.game != GameName::Othello {
+            return refuse("the Othello League measure is defined for --game othello only");
+        }
+        if args.typed.opponent {
+            return refuse(&format!(
+                "the opponent is fixed ({LEAGUE_OPPONENT}); drop --opponent"
+            ));
+        }
+        if args.typed.openings {
+            return refuse(
+                "every game starts from the start position (the ε = 0.1 moves give the \
+                 variety); drop --openings",
+            );
+        }
+        let games = if args.typed.games {
+            args.series.games
+        } else {
+            LEAGUE_GAMES
+        };
+        Ok(Plan {
+            player: player.at_one_ply_with_epsilon(LEAGUE_EPSILON)?,
+            opponent: LEAGUE_OPPONENT.parse()?,
+            config: SeriesConfig {
+                games: games as usize,
+                opening_plies: 0,
+                seed: args.series.seed,
+            },
+            protocol: Protocol::League,
+        })
+    }
+}
+
+pub fn run(args: &BenchmarkArgs) -> anyhow::Result<()> {
+    let plan = Plan::from_args(args)?;
+    configure_threads(usize::from(args.series.threads))?;
+    with_game!(args.game, |start| run_series(start, &plan, args.json))
+}
+
+fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> anyhow::Result<()> {
+    let player = plan.player.build(&start)?;
+    let opponent = plan.opponent.build(&start)?;
+    let progress = games_progress(plan.config.games as u64)?;
+    progress.set_prefix(format!("{} vs {}", plan.player, plan.opponent));
+    let records = play_series(
+        &start,
+        player.as_ref(),
+        opponent.as_ref(),
+        plan.config,
+        &|| progress.inc(1),
+    )?;
     progress.finish_and_clear();
     let stats = SeriesStats::from_records(&records);
-    if args.json {
-        println!("{}", report_json(start.name(), args, &stats));
+    if json {
+        println!("{}", report_json(start.name(), plan, &stats));
     } else {
-        print_table(start.name(), args, &stats);
+        print_table(start.name(), plan, &stats);
     }
     Ok(())
 }
 
-/// The `benchmark --json` object: the run's settings plus every [`SeriesStats`] field.
-fn report_json(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) -> serde_json::Value {
-    let mut report = json!({
-        "game": game,
-        "player": args.player.to_string(),
-        "opponent": args.opponent.to_string(),
-        "seed": args.series.seed,
-        "opening_plies": args.series.openings,
-    });
-    if let (Some(object), Ok(serde_json::Value::Object(fields))) =
-        (report.as_object_mut(), serde_json::to_value(stats))
-    {
-        object.extend(fields);
+/// The League's score: a draw counts half a win.
+fn league_score(record: &WinRecord) -> f64 {
+    (record.wins as f64 + record.draws as f64 / 2.0) / record.games as f64
+}
+
+/// The `benchmark --json` object: the run's settings plus every [`SeriesStats`] field (and
+/// the score under the league protocol).
+fn report_json(game: &str, plan: &Plan, stats: &SeriesStats) -> serde_json::Value {
+    let mut report = with_fields(
+        json!({
+            "game": game,
+            "player": plan.player.to_string(),
+            "opponent": plan.opponent.to_string(),
+            "protocol": plan.protocol.name(),
+            "seed": plan.config.seed,
+            "opening_plies": plan.config.opening_plies,
+        }),
+        stats,
+    );
+    if plan.protocol == Protocol::League {
+        report["score"] = json!(league_score(&stats.record));
     }
     report
 }
 
-fn print_table(game: &str, args: &BenchmarkArgs, stats: &SeriesStats) {
+fn print_table(game: &str, plan: &Plan, stats: &SeriesStats) {
+    let setup = match plan.protocol {
+        Protocol::Standard => format!("{} random opening plies", plan.config.opening_plies),
+        Protocol::League => "league protocol: all from the start position".to_string(),
+    };
     println!(
-        "{game}: {} vs {}, {} games ({} random opening plies, seed {})",
-        args.player, args.opponent, stats.record.games, args.series.openings, args.series.seed
+        "{game}: {} vs {}, {} games ({setup}, seed {})",
+        plan.player, plan.opponent, stats.record.games, plan.config.seed
     );
     println!(
-        "{:<8} {:>5} {:>5} {:>6} {:>9} {:>17} {:>8} {:>8}",
-        "", "wins", "draws", "losses", "win rate", "95% interval", "margin", "length"
+        "{:<8} {} {:>8} {:>8}",
+        "",
+        RecordColumns::header(),
+        "margin",
+        "length"
     );
     println!(
-        "{:<8} {:>5} {:>5} {:>6} {:>8.1}% {:>7.1}% – {:>6.1}% {:>+8.2} {:>8.1}",
+        "{:<8} {} {:>+8.2} {:>8.1}",
         "player",
-        stats.record.wins,
-        stats.record.draws,
-        stats.record.losses,
-        100.0 * stats.record.win_rate,
-        100.0 * stats.record.ci_low,
-        100.0 * stats.record.ci_high,
+        RecordColumns(&stats.record),
         stats.mean_margin,
         stats.mean_length
     );
+    if plan.protocol == Protocol::League {
+        println!(
+            "league score (wins + draws/2) / games: {:.3}",
+            league_score(&stats.record)
+        );
+    }
     for (who, spec, times) in [
-        ("player", &args.player, &stats.player_time),
-        ("opponent", &args.opponent, &stats.opponent_time),
+        ("player", &plan.player, &stats.player_time),
+        ("opponent", &plan.opponent, &stats.opponent_time),
     ] {
         println!(
             "{who:<8} {spec}: {} moves, {:.3} ms/move (sd {:.3}, max {:.3})",
             times.moves, times.mean_ms, times.sd_ms, times.max_ms
         );
+    }
+}
+
+/// A progress bar (on stderr) over `games` games; its prefix says who is playing.
+pub(super) fn games_progress(games: u64) -> anyhow::Result<ProgressBar> {
+    Ok(ProgressBar::new(games).with_style(
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")?
+            .progress_chars("=> "),
+    ))
+}
+
+/// `object` with the fields of `fields`' JSON object added: a report's settings followed
+/// by a statistics struct, without a wrapper type for each report.
+fn with_fields(mut object: serde_json::Value, fields: &impl Serialize) -> serde_json::Value {
+    if let (Some(object), Ok(serde_json::Value::Object(fields))) =
+        (object.as_object_mut(), serde_json::to_value(fields))
+    {
+        object.extend(fields);
+    }
+    object
+}
+
+/// A [`WinRecord`] as table columns (wins, draws, losses, win rate, 95% interval), so
+/// every table prints records alike.
+pub(super) struct RecordColumns<'a>(pub &'a WinRecord);
+
+impl RecordColumns<'_> {
+    /// The headings of the columns, aligned with them.
+    pub fn header() -> String {
+        format!(
+            "{:>5} {:>5} {:>6} {:>9} {:>18}",
+            "wins", "draws", "losses", "win rate", "95% interval"
+        )
+    }
+}
+
+impl std::fmt::Display for RecordColumns<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let record = self.0;
+        write!(
+            f,
+            "{:>5} {:>5} {:>6} {:>8.1}% {:>7.1}% – {:>6.1}%",
+            record.wins,
+            record.draws,
+            record.losses,
+            100.0 * record.win_rate,
+            100.0 * record.ci_low,
+            100.0 * record.ci_high
+        )
     }
 }

@@ -11,7 +11,7 @@ use crate::cli::plot::default_plot_dir;
 use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
-use crate::evolve::config::{EvolveConfig, Preset};
+use crate::evolve::config::{EvolveConfig, NetworkChoice, Preset};
 use crate::evolve::{Evolution, Observer};
 use crate::report::plot::plot_run;
 
@@ -23,10 +23,15 @@ pub struct EvolveArgs {
     /// Game to evolve an evaluator for.
     #[arg(long)]
     game: GameName,
-    /// Algorithm: `paper` (seed 004 as written) or `modern` (self-adaptive ES + hall of fame)
-    /// [default: modern].
+    /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame)
+    /// or `td` (temporal-difference learning of an n-tuple network) [default: modern].
     #[arg(long)]
     preset: Option<Preset>,
+    /// Network family: `mlp` (hidden layers from --hidden) or `ntuple:SET` (Othello sets:
+    /// logistello, straight2, straight3, straight4, squares2, straight4-squares2)
+    /// [default: mlp; td: ntuple:logistello].
+    #[arg(long)]
+    network: Option<NetworkChoice>,
     /// Individuals per generation [default: 20]. League cost grows as P²: P·(P−1) games
     /// per generation (380 for 20); use --league-sample K for large populations.
     #[arg(long)]
@@ -86,6 +91,32 @@ pub struct EvolveArgs {
     /// Do not draw plots while evolving (`evoboard plot` draws them later).
     #[arg(long, conflicts_with = "plots")]
     no_plots: bool,
+    /// TD learning games per individual and generation [default: td 20000, others 0].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
+    td_games: Option<u32>,
+    /// TD step size α [default: 0.002].
+    #[arg(long)]
+    learning_rate: Option<f32>,
+    /// Probability ε of a random move by the learner in TD games [default: 0.1].
+    #[arg(long)]
+    exploration: Option<f64>,
+    /// Random plies that make each TD game's opening [default: 0].
+    #[arg(long, value_name = "PLIES")]
+    td_openings: Option<u32>,
+    /// Sparring partners of TD games, comma-separated agent specs (e.g. heuristic:1@0.1).
+    #[arg(long, value_delimiter = ',', value_name = "SPEC,...")]
+    sparring: Option<Vec<String>>,
+    /// Share of TD games played against a sparring partner [default: 0.5 with --sparring].
+    #[arg(long)]
+    sparring_share: Option<f64>,
+    /// Best benchmarked networks kept as candidates for the final selection [default: td 5,
+    /// others 1].
+    #[arg(long)]
+    candidates: Option<usize>,
+    /// Games each candidate plays, on openings of its own, in the final selection of the
+    /// champion; 0 for none [default: td 400, others 0].
+    #[arg(long)]
+    selection_games: Option<usize>,
     /// Continue the run in --out from its latest checkpoint.
     #[arg(long, requires = "out")]
     resume: bool,
@@ -124,8 +155,22 @@ impl EvolveArgs {
             league_openings => league_opening_plies,
             bench_games => bench_games,
             bench_openings => bench_opening_plies,
-            gate => gate
+            gate => gate,
+            network => network,
+            learning_rate => learning_rate,
+            exploration => exploration,
+            td_openings => td_opening_plies,
+            sparring => sparring,
+            sparring_share => sparring_share,
+            candidates => candidates,
+            selection_games => selection_games
         );
+        if let Some(games) = self.td_games {
+            config.td_games = games as usize;
+        }
+        if self.sparring.is_some() && self.sparring_share.is_none() {
+            config.sparring_share = 0.5;
+        }
         if let Some(budget) = self.generations {
             config.generations = budget;
         }
@@ -183,7 +228,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
         out.display(),
         state.config.preset,
         state.config.population,
-        state.topology,
+        state.architecture,
         state.config.depth,
         state.config.seed,
         state.generation + 1,
@@ -202,9 +247,9 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
         }
     }
     let state = evolution.state();
-    match &state.champion {
+    match state.final_champion() {
         Some(champion) => println!(
-            "{} after {} generations; champion (generation {}{}) in {}",
+            "{} after {} generations; champion (generation {}{}{}) in {}",
             if state.gate_reached {
                 "gate reached"
             } else {
@@ -218,6 +263,10 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
                     ", benchmark win rate {:.1}%",
                     100.0 * r
                 )),
+            champion.test_win_rate.map_or(String::new(), |r| format!(
+                ", {:.1}% in the final test",
+                100.0 * r
+            )),
             out.join("champion.evo").display()
         ),
         None => println!("nothing to do: the run is already complete"),
@@ -303,15 +352,31 @@ impl Observer for GenerationProgress {
                     100.0 * b.ci_high
                 )
             });
+        let fitness = if state.config.evolves() {
+            format!(
+                "fitness max {:.0} mean {:.1} min {:.0}",
+                row.fitness_max, row.fitness_mean, row.fitness_min
+            )
+        } else if state.config.sparring.is_empty() {
+            format!("{} self-play games", state.config.td_games)
+        } else {
+            format!("score vs sparring {:.3}", row.fitness_mean)
+        };
         println!(
-            "gen {:>4}/{}: fitness max {:.0} mean {:.1} min {:.0} | {bench} | diversity {:.3} | {seconds:.2} s",
-            row.generation,
-            state.config.generations,
-            row.fitness_max,
-            row.fitness_mean,
-            row.fitness_min,
-            row.diversity
+            "gen {:>4}/{}: {fitness} | {bench} | diversity {:.3} | {seconds:.2} s",
+            row.generation, state.config.generations, row.diversity
         );
         self.maybe_plot();
+    }
+
+    fn selection_started(&self, candidates: usize, games: usize) {
+        println!(
+            "choosing the champion: {candidates} candidates, {games} games each on fresh openings"
+        );
+        self.bar
+            .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        self.bar.reset();
+        self.bar.set_length((candidates * games) as u64);
+        self.bar.set_prefix("selection");
     }
 }

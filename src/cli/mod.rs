@@ -6,6 +6,7 @@ mod benchmark;
 mod evolve;
 mod gifford;
 mod nboard;
+mod panel;
 mod perft;
 mod play;
 pub(crate) mod plot;
@@ -39,11 +40,13 @@ pub enum Command {
     /// Show a position (optionally after a list of moves), as text or JSON.
     Show(show::ShowArgs),
     /// Evolve neural evaluators (league fitness, benchmark gate, checkpoints, --resume).
-    Evolve(evolve::EvolveArgs),
+    Evolve(Box<evolve::EvolveArgs>),
     /// Draw a run's fitness, benchmark and diversity plots (PNG and SVG).
     Plot(plot::PlotArgs),
     /// Play a series of games between two agents and report win rate and timings.
     Benchmark(benchmark::BenchmarkArgs),
+    /// The ENN paper's evaluation: the player against a search over each heuristic feature.
+    Panel(panel::PanelArgs),
     /// An Othello engine for the NBoard GUI (NBoard protocol 2 on stdin/stdout).
     Nboard(nboard::NboardArgs),
     /// Play in the terminal: people against engines or each other, with hints and undo.
@@ -137,6 +140,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Evolve(args) => evolve::run(&args),
         Command::Plot(args) => plot::run(&args),
         Command::Benchmark(args) => benchmark::run(&args),
+        Command::Panel(args) => panel::run(&args),
         Command::Nboard(args) => nboard::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Tournament(args) => tournament::run(&args),

@@ -135,6 +135,10 @@ impl NamedEvaluators for Mancala<Kalah> {
         let name = if name == "stores" { "h1" } else { name };
         Ok(WeightedSum::named(&KALAH_FEATURES, name, Kalah::NAME)?.shared())
     }
+
+    fn panel_features() -> Vec<&'static str> {
+        feature_names(&KALAH_FEATURES)
+    }
 }
 
 impl NamedEvaluators for Mancala<Oware> {
@@ -143,6 +147,15 @@ impl NamedEvaluators for Mancala<Oware> {
         let name = if name == "stores" { "captured" } else { name };
         Ok(WeightedSum::named(&OWARE_FEATURES, name, Oware::NAME)?.shared())
     }
+
+    fn panel_features() -> Vec<&'static str> {
+        feature_names(&OWARE_FEATURES)
+    }
+}
+
+/// The names of a feature table, for `panel`'s one-feature opponents.
+fn feature_names<G>(features: &[Feature<G>]) -> Vec<&'static str> {
+    features.iter().map(|feature| feature.name).collect()
 }
 
 /// Games played on a mancala [`Board`], so board features are written once for all.
@@ -234,11 +247,19 @@ impl NamedEvaluators for Mancala<Congklak> {
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
         Ok(WeightedSum::named(&CONGKLAK_FEATURES, name, Congklak::NAME)?.shared())
     }
+
+    fn panel_features() -> Vec<&'static str> {
+        feature_names(&CONGKLAK_FEATURES)
+    }
 }
 
 impl NamedEvaluators for Congkak {
     /// `heuristic`, `stores`, `side`, `holes`, `burnt`, sums of them, or a JSON file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
         Ok(WeightedSum::named(&CONGKAK_FEATURES, name, "congkak")?.shared())
+    }
+
+    fn panel_features() -> Vec<&'static str> {
+        feature_names(&CONGKAK_FEATURES)
     }
 }

@@ -5,6 +5,7 @@ pub mod mancala_heuristics;
 pub mod neural;
 pub mod othello_features;
 pub mod othello_heuristic;
+pub mod othello_tuples;
 pub mod weighted;
 pub mod wpc;
 
@@ -46,4 +47,14 @@ pub enum EvaluatorError {
 pub trait NamedEvaluators: NeuralInput {
     /// The evaluator called `name`: a built-in name, or a path to a JSON weights file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError>;
+
+    /// The evaluator names of the heuristic's features, in the heuristic's order: `panel`
+    /// pits a player against a search over each feature alone (the ENN paper's evaluation).
+    fn panel_features() -> Vec<&'static str>;
+
+    /// Evaluators `panel` adds after `heuristic` (such as Othello's standard `wpc`), so a
+    /// game's well-known reference players are measured too.
+    fn panel_extras() -> &'static [&'static str] {
+        &[]
+    }
 }

@@ -1,26 +1,158 @@
-//! The neural evaluator (seed 004 §2.2): an MLP scores a position from the evaluated side's
-//! point of view, and a saved champion can be loaded to play.
+//! Learned evaluators: a network of any family scores positions, and a saved champion can
+//! be loaded to play.
+//!
+//! The two families read a position differently:
+//! - an **MLP** (seed 004 §2.2) reads the dense input [`Game::encode`] as seen from the
+//!   evaluated side, and its sigmoid output σ ∈ (0, 1) is used as 2σ − 1, so leaves
+//!   evaluated for either side are comparable in negamax;
+//! - an **n-tuple network** reads the board's cells as seen by the side to move, and its
+//!   value tanh(Σ weights) is that side's; the other side gets its negation. It is thus
+//!   exactly antisymmetric, which temporal-difference learning and the search's move
+//!   ordering (which values a child for the player who just moved) both rely on.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::eval::Evaluator;
+use crate::eval::othello_tuples;
 use crate::games::othello::Othello;
 use crate::games::othello::bitboard::squares;
 use crate::games::{Game, Player};
-use crate::nn::{MAX_WIDTH, Mlp, Topology};
+use crate::nn::ntuple::{MAX_CELLS, tanh};
+use crate::nn::{Architecture, MAX_WIDTH, Mlp, Network, Topology, TupleSpec};
 use crate::persist::{self, FileKind, PersistError};
 
-/// Games whose positions a network can read. The default encodes densely through
+/// How a game's board looks to n-tuple networks: its cells, their states and the board's
+/// symmetries (maps from cell to cell, the identity first).
+#[derive(Clone, Debug)]
+pub struct CellBoard {
+    pub cells: usize,
+    pub states: u8,
+    pub symmetries: Vec<Vec<u8>>,
+}
+
+/// Games whose positions networks can read. The MLP input defaults to the dense
 /// [`Game::encode`]; games whose inputs are −1/0/+1 may override it with a sparse pass.
+/// Games that offer a cell view ([`NeuralInput::cell_board`]) can also be read by n-tuple
+/// networks.
 pub trait NeuralInput: Game {
-    /// The network's raw output (in (0, 1)) for `self` seen from `perspective`.
+    /// The MLP's raw output (in (0, 1)) for `self` seen from `perspective`.
     fn network_output(&self, mlp: &Mlp, perspective: Player) -> f32 {
         let mut input = [0.0f32; MAX_WIDTH];
         let input = &mut input[..self.input_len()];
         self.encode(perspective, input);
         mlp.forward(input)
+    }
+
+    /// The cell view for n-tuple networks; `None` when the game has none.
+    fn cell_board(&self) -> Option<CellBoard> {
+        None
+    }
+
+    /// Writes each cell's state as `perspective` sees it into `out` (one per cell).
+    fn read_cells(&self, _perspective: Player, _out: &mut [u8]) {}
+
+    /// The n-tuple sets this game offers by name, with a line on each.
+    fn tuple_sets(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// The tuple set called `name`.
+    fn tuple_set(&self, _name: &str) -> Option<TupleSpec> {
+        None
+    }
+
+    /// The value of this position for the side to move, in (−1, 1).
+    fn value_for_mover(&self, network: &Network) -> f32 {
+        let mover = self.to_move();
+        match network {
+            Network::Mlp(mlp) => 2.0 * self.network_output(mlp, mover) - 1.0,
+            Network::NTuple(ntuple) => {
+                let mut cells = [0u8; MAX_CELLS];
+                self.read_cells(mover, &mut cells);
+                tanh(ntuple.sum(&cells))
+            }
+        }
+    }
+
+    /// The value for `mover` of each of `children` (positions one move from this one): exact
+    /// for finished games (+1, 0, −1), else the network's. N-tuple networks index this
+    /// position once and redo only the tuples each move changed.
+    fn values_after(&self, network: &Network, children: &[Self], mover: Player) -> Vec<f32> {
+        let signed = |child: &Self, value: f32| {
+            if child.to_move() == mover {
+                value
+            } else {
+                -value
+            }
+        };
+        let mut near = None;
+        children
+            .iter()
+            .map(|child| match (child.outcome(), network) {
+                (Some(outcome), _) => outcome.sign_for(mover) as f32,
+                (None, Network::NTuple(ntuple)) if child.to_move() != mover => {
+                    let near = near.get_or_insert_with(|| {
+                        let mut cells = [0u8; MAX_CELLS];
+                        self.read_cells(mover.opponent(), &mut cells);
+                        ntuple.index_board(&cells)
+                    });
+                    let mut cells = [0u8; MAX_CELLS];
+                    child.read_cells(child.to_move(), &mut cells);
+                    -tanh(ntuple.sum_near(near, &cells))
+                }
+                (None, _) => signed(child, child.value_for_mover(network)),
+            })
+            .collect()
+    }
+
+    /// One step of gradient learning of the network's value for the side to move towards
+    /// `target`: w ← w + rate · (target − value) · ∂value/∂w. Returns the value before it.
+    fn learn(&self, network: &mut Network, target: f32, rate: f32) -> f32 {
+        let mover = self.to_move();
+        match network {
+            Network::Mlp(mlp) => {
+                let mut input = [0.0f32; MAX_WIDTH];
+                let input = &mut input[..self.input_len()];
+                self.encode(mover, input);
+                let value = 2.0 * mlp.forward(input) - 1.0;
+                // value = 2σ − 1, so its gradient is twice the output's.
+                mlp.add_gradient(input, 2.0 * rate * (target - value));
+                value
+            }
+            Network::NTuple(ntuple) => {
+                let mut cells = [0u8; MAX_CELLS];
+                self.read_cells(mover, &mut cells);
+                ntuple.learn(&cells, target, rate)
+            }
+        }
+    }
+
+    /// The network of `architecture` with chromosome `genes` for this game.
+    fn network(&self, architecture: &Architecture, genes: Vec<f32>) -> Network {
+        let symmetries = self.cell_board().map(|b| b.symmetries).unwrap_or_default();
+        Network::new(architecture, genes, &symmetries)
+    }
+
+    /// Why `architecture` cannot read this game's positions, if it cannot.
+    fn check_architecture(&self, architecture: &Architecture) -> Result<(), String> {
+        match architecture {
+            Architecture::Mlp(topology) if topology.inputs() != self.input_len() => Err(format!(
+                "the network reads {} inputs, {} has {}",
+                topology.inputs(),
+                self.name(),
+                self.input_len()
+            )),
+            Architecture::Mlp(_) => Ok(()),
+            Architecture::NTuple(spec) => {
+                let board = self
+                    .cell_board()
+                    .ok_or_else(|| format!("{} has no n-tuple networks", self.name()))?;
+                spec.check(board.cells, board.states, board.symmetries.len())
+                    .map_err(|e| e.to_string())
+            }
+        }
     }
 }
 
@@ -34,6 +166,41 @@ impl NeuralInput for Othello {
             squares(opp).map(|s| s as usize),
         )
     }
+
+    fn cell_board(&self) -> Option<CellBoard> {
+        Some(CellBoard {
+            cells: 64,
+            states: othello_tuples::STATES,
+            symmetries: othello_tuples::symmetries(),
+        })
+    }
+
+    /// 0 empty, 1 own disc, 2 opponent disc: eight squares at a time, each row's bits
+    /// spread into bytes.
+    fn read_cells(&self, perspective: Player, out: &mut [u8]) {
+        let own = self.discs(perspective);
+        let opp = self.discs(perspective.opponent());
+        for (row, cells) in out[..64].chunks_exact_mut(8).enumerate() {
+            let spread = |bits: u64| spread_bits((bits >> (8 * row)) as u8);
+            cells.copy_from_slice(&(spread(own) | spread(opp) << 1).to_le_bytes());
+        }
+    }
+
+    fn tuple_sets(&self) -> &'static [(&'static str, &'static str)] {
+        &othello_tuples::TUPLE_SETS
+    }
+
+    fn tuple_set(&self, name: &str) -> Option<TupleSpec> {
+        othello_tuples::tuple_set(name)
+    }
+}
+
+/// The eight bits of `byte` as eight bytes, each 0 or 1 (bit k in byte k): a multiply
+/// places every bit in its own byte, then a mask keeps one bit of each.
+#[inline]
+fn spread_bits(byte: u8) -> u64 {
+    const MAGIC: u64 = 0x0000_0408_1020_4081;
+    ((u64::from(byte & 0x7f) * MAGIC) & 0x0101_0101_0101_0101) | (u64::from(byte >> 7) << 56)
 }
 
 /// Mancala inputs are seed counts over the total: the dense default encoding.
@@ -42,45 +209,88 @@ impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Man
 /// Congkak adds burnt-hole flags and the round to the seed counts: dense too.
 impl NeuralInput for crate::games::mancala::Congkak {}
 
-/// An MLP used as a static evaluator. The sigmoid output σ ∈ (0, 1) is mapped to 2σ − 1 ∈
-/// (−1, 1), centred on zero, so that negamax can compare leaves evaluated for either side
-/// (a raw σ would make every position look good to whoever is to move).
+/// A network of any family used as a static evaluator (see the module notes for how each
+/// family reads a position).
 #[derive(Clone, Debug)]
 pub struct NeuralEvaluator {
-    mlp: Mlp,
+    network: Network,
 }
 
 impl NeuralEvaluator {
-    pub fn new(mlp: Mlp) -> NeuralEvaluator {
-        NeuralEvaluator { mlp }
+    pub fn new(network: impl Into<Network>) -> NeuralEvaluator {
+        NeuralEvaluator {
+            network: network.into(),
+        }
     }
 
-    pub fn mlp(&self) -> &Mlp {
-        &self.mlp
+    pub fn network(&self) -> &Network {
+        &self.network
     }
 }
 
 impl<G: NeuralInput> Evaluator<G> for NeuralEvaluator {
     fn evaluate(&self, game: &G, perspective: Player) -> f32 {
-        2.0 * game.network_output(&self.mlp, perspective) - 1.0
+        match &self.network {
+            Network::Mlp(mlp) => 2.0 * game.network_output(mlp, perspective) - 1.0,
+            Network::NTuple(_) => {
+                let value = game.value_for_mover(&self.network);
+                if perspective == game.to_move() {
+                    value
+                } else {
+                    -value
+                }
+            }
+        }
     }
 }
 
-/// An evolved network saved to play: its topology and chromosome, the search depth it was
-/// evolved at, and where it came from.
+/// A trained network saved to play: its architecture and chromosome, the search depth it
+/// was trained at, and where it came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Champion {
-    pub topology: Topology,
+    pub architecture: Architecture,
     pub genes: Vec<f32>,
-    /// Search depth used during evolution; `champion:PATH` plays at this depth.
+    /// Search depth used in training; `champion:PATH` plays at this depth.
     pub depth: u32,
     pub preset: String,
     pub seed: u64,
-    /// Generation (1-based) whose league produced it.
+    /// Generation (1-based) that produced it.
     pub generation: u32,
     pub fitness: f64,
     /// Its benchmark win rate when it was chosen, if a benchmark was played.
     pub benchmark_win_rate: Option<f64>,
+    /// Its win rate in the final re-evaluation of the run's best candidates, on openings
+    /// not used in training or in the per-generation benchmark, if one was played.
+    pub test_win_rate: Option<f64>,
+}
+
+/// A champion as format 1 stored it (before network families): always an MLP.
+#[derive(Deserialize)]
+struct ChampionV1 {
+    topology: Topology,
+    genes: Vec<f32>,
+    depth: u32,
+    preset: String,
+    seed: u64,
+    generation: u32,
+    fitness: f64,
+    benchmark_win_rate: Option<f64>,
+}
+
+impl From<ChampionV1> for Champion {
+    fn from(old: ChampionV1) -> Champion {
+        Champion {
+            architecture: Architecture::Mlp(old.topology),
+            genes: old.genes,
+            depth: old.depth,
+            preset: old.preset,
+            seed: old.seed,
+            generation: old.generation,
+            fitness: old.fitness,
+            benchmark_win_rate: old.benchmark_win_rate,
+            test_win_rate: None,
+        }
+    }
 }
 
 impl Champion {
@@ -89,9 +299,16 @@ impl Champion {
         persist::save(path, FileKind::Champion, game, self)
     }
 
-    /// Reads a champion of `game`, checking that its chromosome fits its topology.
+    /// Reads a champion of `game` (of this format or format 1), checking that its
+    /// chromosome fits its architecture and its depth is playable.
     pub fn load(path: &Path, game: &str) -> Result<Champion, PersistError> {
-        let champion: Champion = persist::load(path, FileKind::Champion, game)?;
+        let bytes = persist::read(path)?;
+        let (version, payload) = persist::open(path, &bytes, FileKind::Champion, game)?;
+        let champion: Champion = if version == 1 {
+            persist::decode_payload::<ChampionV1>(path, payload)?.into()
+        } else {
+            persist::decode_payload(path, payload)?
+        };
         let corrupt = |reason: String| PersistError::Corrupt {
             path: path.to_path_buf(),
             reason,
@@ -102,19 +319,19 @@ impl Champion {
                 champion.depth
             )));
         }
-        if champion.genes.len() != champion.topology.genes() {
+        if champion.genes.len() != champion.architecture.genes() {
             return Err(corrupt(format!(
                 "{} genes for a {} network, which needs {}",
                 champion.genes.len(),
-                champion.topology,
-                champion.topology.genes()
+                champion.architecture,
+                champion.architecture.genes()
             )));
         }
         Ok(champion)
     }
 
-    /// The champion's network as an evaluator.
-    pub fn evaluator(&self) -> NeuralEvaluator {
-        NeuralEvaluator::new(Mlp::new(self.topology.clone(), self.genes.clone()))
+    /// The champion's network as an evaluator for `game`'s positions.
+    pub fn evaluator<G: NeuralInput>(&self, game: &G) -> NeuralEvaluator {
+        NeuralEvaluator::new(game.network(&self.architecture, self.genes.clone()))
     }
 }

@@ -169,4 +169,14 @@ impl NamedEvaluators for Othello {
         };
         Ok(Arc::new(OthelloHeuristic::new(weights)))
     }
+
+    /// The seven features of the seed-004 heuristic.
+    fn panel_features() -> Vec<&'static str> {
+        FEATURE_NAMES.to_vec()
+    }
+
+    /// The CEC 2006 competition's standard WPC.
+    fn panel_extras() -> &'static [&'static str] {
+        &["wpc"]
+    }
 }

@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::eval::neural::Champion;
+use crate::eval::neural::NeuralInput;
 use crate::evolve::EvolveError;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::population::Individual;
 use crate::evolve::stats::GenerationStats;
-use crate::nn::Topology;
+use crate::nn::Architecture;
 use crate::persist::{self, FileKind, PersistError};
 use crate::rng::GameRng;
 
@@ -18,7 +19,7 @@ use crate::rng::GameRng;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolutionState {
     pub config: EvolveConfig,
-    pub topology: Topology,
+    pub architecture: Architecture,
     /// Generations completed so far.
     pub generation: u32,
     /// The population of the next generation (after selection and mutation).
@@ -30,17 +31,28 @@ pub struct EvolutionState {
     pub history: Vec<GenerationStats>,
     /// The best network so far (see [`crate::evolve::Evolution`] for how it is chosen).
     pub champion: Option<Champion>,
+    /// The best benchmarked networks so far, best first (at most `config.candidates`).
+    pub candidates: Vec<Champion>,
+    /// The candidate chosen by the final re-evaluation, once the run has ended (a later
+    /// generation clears it).
+    pub selected: Option<Champion>,
     /// True once a generation's best reached the gate: the run is complete.
     pub gate_reached: bool,
 }
 
 impl EvolutionState {
-    /// Checks a loaded state against itself, the game (`input_len`), the checkpoint's file
+    /// The network the run offers as its champion: the one the final selection chose, or
+    /// until then the best benchmarked so far.
+    pub fn final_champion(&self) -> Option<&Champion> {
+        self.selected.as_ref().or(self.champion.as_ref())
+    }
+
+    /// Checks a loaded state against itself, the game (`start`), the checkpoint's file
     /// number and `run.json`: a file can be intact yet inconsistent, and evolution must
     /// not start from nonsense. Returns what is wrong.
-    pub fn check(
+    pub fn check<G: NeuralInput>(
         &self,
-        input_len: usize,
+        start: &G,
         file_generation: u32,
         info: &RunInfo,
     ) -> Result<(), String> {
@@ -48,17 +60,11 @@ impl EvolutionState {
         config.validate().map_err(|e| e.to_string())?;
         let mut stored = info.config.clone();
         stored.generations = config.generations;
-        if stored != *config || info.topology != self.topology {
+        if stored != *config || info.architecture != self.architecture {
             return Err("its settings differ from run.json".to_string());
         }
-        let layers = self.topology.layers();
-        if layers[0] != input_len || layers[1..layers.len() - 1] != config.hidden[..] {
-            return Err(format!(
-                "a {} network does not fit this game and run",
-                self.topology
-            ));
-        }
-        let genes = self.topology.genes();
+        start.check_architecture(&self.architecture)?;
+        let genes = self.architecture.genes();
         if self.generation != file_generation || self.history.len() != file_generation as usize {
             return Err(format!("it does not hold generation {file_generation}"));
         }
@@ -72,6 +78,7 @@ impl EvolutionState {
         let (previous, sigmas) = match config.preset {
             Preset::Paper => (genes, 0),
             Preset::Modern => (0, genes),
+            Preset::Td => (0, 0),
         };
         let well_formed = |i: &Individual| {
             i.genes.len() == genes && i.previous.len() == previous && i.sigmas.len() == sigmas
@@ -84,12 +91,13 @@ impl EvolutionState {
         {
             return Err("the hall of fame does not fit the run".to_string());
         }
-        if self
-            .champion
-            .as_ref()
-            .is_some_and(|c| c.genes.len() != genes || c.topology != self.topology)
+        let misfit = |c: &Champion| c.genes.len() != genes || c.architecture != self.architecture;
+        if self.champion.as_ref().is_some_and(misfit)
+            || self.selected.as_ref().is_some_and(misfit)
+            || self.candidates.iter().any(misfit)
+            || self.candidates.len() > config.candidates
         {
-            return Err("the champion does not fit the run".to_string());
+            return Err("the champion or a candidate does not fit the run".to_string());
         }
         Ok(())
     }
@@ -100,7 +108,7 @@ impl EvolutionState {
 pub struct RunInfo {
     pub game: String,
     pub evoboard_version: String,
-    pub topology: Topology,
+    pub architecture: Architecture,
     pub config: EvolveConfig,
 }
 

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// The two algorithms on offer.
+/// The algorithms on offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
     /// Seed 004 as written: league fitness, elitism, roulette wheel, and the momentum-like
@@ -15,6 +15,9 @@ pub enum Preset {
     /// 2005 style): the better half survives unchanged and each survivor has one mutated
     /// offspring; past champions join the league as a hall of fame.
     Modern,
+    /// Temporal-difference learning: one n-tuple network learns from its own games (and
+    /// games against sparring partners) by TD(0); no population, no selection.
+    Td,
 }
 
 impl FromStr for Preset {
@@ -23,7 +26,8 @@ impl FromStr for Preset {
         match text {
             "paper" => Ok(Preset::Paper),
             "modern" => Ok(Preset::Modern),
-            other => Err(format!("unknown preset '{other}' (paper or modern)")),
+            "td" => Ok(Preset::Td),
+            other => Err(format!("unknown preset '{other}' (paper, modern or td)")),
         }
     }
 }
@@ -33,7 +37,39 @@ impl fmt::Display for Preset {
         f.write_str(match self {
             Preset::Paper => "paper",
             Preset::Modern => "modern",
+            Preset::Td => "td",
         })
+    }
+}
+
+/// The network family a run trains: an MLP (hidden layers from `hidden`) or an n-tuple
+/// network over a named tuple set of the game. Written `mlp` or `ntuple:SET`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NetworkChoice {
+    Mlp,
+    NTuple(String),
+}
+
+impl FromStr for NetworkChoice {
+    type Err = String;
+    fn from_str(text: &str) -> Result<NetworkChoice, String> {
+        match text.split_once(':') {
+            None if text == "mlp" => Ok(NetworkChoice::Mlp),
+            Some(("ntuple", set)) if !set.is_empty() => Ok(NetworkChoice::NTuple(set.to_string())),
+            _ => Err(format!(
+                "unknown network '{text}' (mlp, or ntuple:SET with a tuple set of the game)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for NetworkChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkChoice::Mlp => f.write_str("mlp"),
+            NetworkChoice::NTuple(set) => write!(f, "ntuple:{set}"),
+        }
     }
 }
 
@@ -49,7 +85,9 @@ pub struct EvolveConfig {
     /// Search depth of every network player and of the benchmark opponent.
     pub depth: u32,
     pub seed: u64,
-    /// Hidden layer sizes (seed 004: one layer of 42).
+    /// The network family (seed 004: an MLP).
+    pub network: NetworkChoice,
+    /// Hidden layer sizes of an MLP (seed 004: one layer of 42).
     pub hidden: Vec<usize>,
     /// Best individuals copied unchanged into the next generation (paper preset).
     pub elitism: usize,
@@ -73,6 +111,22 @@ pub struct EvolveConfig {
     /// `Some(K)`: keep only the newest K checkpoints (a 64-42-1 population of 20 takes
     /// about 0.45 MB per generation); `None` keeps them all.
     pub keep_checkpoints: Option<u32>,
+    /// TD learning games each individual plays per generation (0: no TD learning).
+    pub td_games: usize,
+    /// TD step size α.
+    pub learning_rate: f32,
+    /// Probability ε of a random move by the learner in TD games.
+    pub exploration: f64,
+    /// Random plies from the start that make each TD game's opening.
+    pub td_opening_plies: u32,
+    /// Sparring partners (agent specs) of TD games.
+    pub sparring: Vec<String>,
+    /// Share of TD games played against a sparring partner (the rest is self-play).
+    pub sparring_share: f64,
+    /// Best benchmarked networks kept as candidates; when the run ends, each plays
+    /// `selection_games` on openings used nowhere else, and the best becomes the champion.
+    pub candidates: usize,
+    pub selection_games: usize,
 }
 
 /// A setting that makes no sense.
@@ -90,12 +144,13 @@ impl EvolveConfig {
             generations: 50,
             depth: 2,
             seed: 1,
+            network: NetworkChoice::Mlp,
             hidden: vec![42],
             elitism: 1,
             mutation_probability: 0.05,
             initial_sigma: 0.01,
             hall_of_fame: match preset {
-                Preset::Paper => 0,
+                Preset::Paper | Preset::Td => 0,
                 Preset::Modern => 4,
             },
             league_opening_plies: 4,
@@ -104,23 +159,76 @@ impl EvolveConfig {
             bench_opening_plies: 6,
             gate: 0.75,
             keep_checkpoints: None,
+            td_games: 0,
+            learning_rate: 0.002,
+            exploration: 0.1,
+            td_opening_plies: 0,
+            sparring: Vec::new(),
+            sparring_share: 0.0,
+            candidates: 1,
+            selection_games: 0,
         }
+    }
+
+    /// The defaults of the TD preset: one network of Buro's Logistello patterns learning
+    /// from 20,000 games a generation at α = 0.002 and ε = 0.1, benchmarked at depth 2,
+    /// the champion chosen among the best 5 by a fresh 400-game test.
+    fn td() -> EvolveConfig {
+        EvolveConfig {
+            population: 1,
+            network: NetworkChoice::NTuple("logistello".to_string()),
+            hall_of_fame: 0,
+            td_games: 20_000,
+            gate: 1.0,
+            candidates: 5,
+            selection_games: 400,
+            ..EvolveConfig::new(Preset::Modern)
+        }
+        .with_preset(Preset::Td)
+    }
+
+    fn with_preset(self, preset: Preset) -> EvolveConfig {
+        EvolveConfig { preset, ..self }
+    }
+
+    /// Whether the population evolves (league fitness, selection, variation).
+    pub fn evolves(&self) -> bool {
+        self.preset != Preset::Td
     }
 
     /// The defaults of `preset` for a game whose networks read `inputs` values: one hidden
     /// layer of ⌊2/3 · inputs⌋ units, the paper's rule of thumb (64 → 42).
     pub fn for_inputs(preset: Preset, inputs: usize) -> EvolveConfig {
+        let base = match preset {
+            Preset::Td => EvolveConfig::td(),
+            _ => EvolveConfig::new(preset),
+        };
         EvolveConfig {
             hidden: vec![(2 * inputs / 3).max(1)],
-            ..EvolveConfig::new(preset)
+            ..base
         }
     }
 
     /// Checks the settings against each other.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |m: String| Err(ConfigError(m));
-        if self.population < 2 {
-            return fail("the population needs at least 2 individuals".into());
+        if self.evolves() && self.population < 2 {
+            return fail("an evolving population needs at least 2 individuals".into());
+        }
+        if self.population == 0 {
+            return fail("the population needs at least 1 individual".into());
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate.is_finite()) {
+            return fail("the learning rate must be positive".into());
+        }
+        if !(0.0..=1.0).contains(&self.exploration) || !(0.0..=1.0).contains(&self.sparring_share) {
+            return fail("--exploration and --sparring-share must lie in [0, 1]".into());
+        }
+        if self.sparring_share > 0.0 && self.sparring.is_empty() {
+            return fail("--sparring-share needs --sparring partners".into());
+        }
+        if self.candidates == 0 {
+            return fail("--candidates must be at least 1".into());
         }
         if self.generations == 0 {
             return fail("the generation budget must be at least 1".into());
@@ -131,7 +239,7 @@ impl EvolveConfig {
                 crate::arena::spec::MAX_DEPTH
             ));
         }
-        if self.elitism >= self.population {
+        if self.evolves() && self.elitism >= self.population {
             return fail("elitism must be smaller than the population".into());
         }
         if !(0.0..=1.0).contains(&self.mutation_probability) {

@@ -5,6 +5,7 @@
 pub mod checkpoint;
 pub mod config;
 pub mod league;
+pub mod learning;
 pub mod mutation;
 pub mod population;
 pub mod selection;
@@ -18,21 +19,23 @@ use std::time::Instant;
 use rand::RngExt;
 
 use crate::arena::{
-    OpeningError, SearchAgent, SeriesConfig, SeriesStats, play_series, random_openings,
+    Agent, AgentSpec, OpeningError, SearchAgent, SeriesConfig, SeriesStats, SpecError, play_series,
+    random_openings,
 };
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::{Champion, NeuralEvaluator};
-use crate::nn::{Mlp, Topology, TopologyError};
+use crate::nn::{Architecture, Topology, TopologyError};
 use crate::persist::{PersistError, write_atomic};
 use crate::rng::{derive_seed, rng_for};
 use checkpoint::{EvolutionState, RunDir, RunInfo};
-use config::{ConfigError, EvolveConfig, Preset};
+use config::{ConfigError, EvolveConfig, NetworkChoice, Preset};
 use population::{Individual, diversity, founders};
 use stats::GenerationStats;
 
 /// Stream tags of the run's seeds (see [`crate::rng::derive_seed`]).
 const EVOLVE_STREAM: u64 = 0x6576_6f6c;
 const BENCH_STREAM: u64 = 0x6265_6e63;
+const TEST_STREAM: u64 = 0x7465_7374;
 
 /// Why a run could not start, continue or save.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +50,8 @@ pub enum EvolveError {
     Openings(#[from] OpeningError),
     #[error("{0} already holds a run: continue it with --resume, or choose another --out")]
     RunExists(String),
+    #[error(transparent)]
+    Spec(#[from] SpecError),
     #[error("{path} has no readable run.json ({reason}); nothing to resume")]
     NoRun { path: String, reason: String },
     #[error("{0}")]
@@ -74,6 +79,8 @@ pub trait Observer: Sync {
     fn game_done(&self);
     /// A generation finished in `seconds`.
     fn generation_done(&self, state: &EvolutionState, seconds: f64);
+    /// The run ends by testing `candidates` networks with `games` games each.
+    fn selection_started(&self, _candidates: usize, _games: usize) {}
 }
 
 /// A run in progress: the game, its directory and its state.
@@ -82,6 +89,8 @@ pub struct Evolution<G: NamedEvaluators> {
     run: RunDir,
     state: EvolutionState,
     seconds: HashMap<u32, String>,
+    /// The sparring partners of TD games, built from the settings.
+    sparring: Vec<Box<dyn Agent<G>>>,
 }
 
 impl<G: NamedEvaluators> Evolution<G> {
@@ -94,10 +103,11 @@ impl<G: NamedEvaluators> Evolution<G> {
         if run.run_json().exists() || run.latest_checkpoint().is_some() {
             return Err(EvolveError::RunExists(dir.display().to_string()));
         }
-        let topology = topology_for(&start, &config)?;
+        let architecture = architecture_for(&start, &config)?;
         check_benchmark_openings(&start, &config)?;
         let evolution = Evolution {
-            state: initial_state(config, topology),
+            sparring: sparring_partners(&start, &config)?,
+            state: initial_state(config, architecture),
             start,
             run,
             seconds: HashMap::new(),
@@ -130,11 +140,11 @@ impl<G: NamedEvaluators> Evolution<G> {
                 let path = run.checkpoint(generation);
                 let state = run.load_state(generation, start.name())?;
                 state
-                    .check(start.input_len(), generation, &info)
+                    .check(&start, generation, &info)
                     .map_err(|reason| PersistError::Corrupt { path, reason })?;
                 state
             }
-            None => initial_state(info.config.clone(), topology_for(&start, &info.config)?),
+            None => initial_state(info.config.clone(), architecture_for(&start, &info.config)?),
         };
         if let Some(budget) = generations {
             if budget < state.generation {
@@ -149,6 +159,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         run.remove_stale_temp_files();
         let evolution = Evolution {
             seconds: stats::read_seconds(&run.stats_csv()),
+            sparring: sparring_partners(&start, &state.config)?,
             start,
             run,
             state,
@@ -176,41 +187,105 @@ impl<G: NamedEvaluators> Evolution<G> {
             self.save()?;
             observer.generation_done(&self.state, seconds);
         }
+        if self.state.selected.is_none()
+            && self.state.generation > 0
+            && self.state.config.selection_games > 0
+        {
+            self.select_champion(observer)?;
+            self.save()?;
+        }
         Ok(())
     }
 
-    /// Plays one generation: league, benchmark of the best, champion, next population.
+    /// The end of a run: every candidate plays `selection_games` against the benchmark
+    /// opponent on openings of their own (used neither in learning nor in the
+    /// per-generation benchmark), and the best becomes the champion, so that the champion
+    /// is not merely the luckiest of many noisy benchmarks (a later candidate wins ties).
+    fn select_champion(&mut self, observer: &dyn Observer) -> Result<(), EvolveError> {
+        let config = self.state.config.clone();
+        observer.selection_started(self.state.candidates.len(), config.selection_games);
+        let mut best: Option<Champion> = None;
+        for candidate in &self.state.candidates {
+            let network = Arc::new(candidate.evaluator(&self.start));
+            let series = SeriesConfig {
+                games: config.selection_games,
+                opening_plies: config.bench_opening_plies,
+                seed: derive_seed(config.seed, &[TEST_STREAM]),
+            };
+            let stats = benchmark(&self.start, &config, network, series, observer)?;
+            let tested = Champion {
+                test_win_rate: Some(stats.record.win_rate),
+                ..candidate.clone()
+            };
+            if best.as_ref().is_none_or(|b| {
+                (b.test_win_rate, b.generation) < (tested.test_win_rate, tested.generation)
+            }) {
+                best = Some(tested);
+            }
+        }
+        self.state.selected = best;
+        Ok(())
+    }
+
+    /// Plays one generation: learning games (TD presets), league (evolving presets),
+    /// benchmark of the best, champion and candidates, next population.
     fn step(&mut self, observer: &dyn Observer) -> Result<(), EvolveError> {
         let state = &mut self.state;
         let config = state.config.clone();
         let generation = state.generation + 1;
-        let network = |genes: &[f32]| {
-            Arc::new(NeuralEvaluator::new(Mlp::new(
-                state.topology.clone(),
-                genes.to_vec(),
-            )))
+        let start = &self.start;
+        let hall_games = if config.evolves() {
+            league::league_games(&config, generation, state.hall_of_fame.len())
+        } else {
+            0
         };
-        let players: Vec<_> = state.population.iter().map(|i| network(&i.genes)).collect();
-        let hall: Vec<_> = state.hall_of_fame.iter().map(|g| network(g)).collect();
         observer.generation_started(
             generation,
-            league::league_games(&config, generation, hall.len()) + config.bench_games,
+            config.td_games * state.population.len() + hall_games + config.bench_games,
         );
-        let fitness =
-            league::play_league(&self.start, &config, generation, &players, &hall, &|| {
+        let learned = if config.td_games > 0 {
+            learning::learn(
+                start,
+                &config,
+                generation,
+                &mut state.population,
+                &self.sparring,
+                &state.architecture,
+                &|| observer.game_done(),
+            )
+        } else {
+            Vec::new()
+        };
+        let network = |genes: &[f32]| {
+            Arc::new(NeuralEvaluator::new(
+                start.network(&state.architecture, genes.to_vec()),
+            ))
+        };
+        let players: Vec<_> = state.population.iter().map(|i| network(&i.genes)).collect();
+        let fitness = if config.evolves() {
+            let hall: Vec<_> = state.hall_of_fame.iter().map(|g| network(g)).collect();
+            league::play_league(start, &config, generation, &players, &hall, &|| {
                 observer.game_done()
-            });
+            })
+        } else {
+            learned
+        };
         let ranked = selection::ranking(&fitness);
         let best = ranked[0];
         let benchmark = if config.bench_games > 0 {
-            let stats = benchmark(&self.start, &config, players[best].clone(), observer)?;
+            let series = SeriesConfig {
+                games: config.bench_games,
+                opening_plies: config.bench_opening_plies,
+                seed: derive_seed(config.seed, &[BENCH_STREAM]),
+            };
+            let stats = benchmark(start, &config, players[best].clone(), series, observer)?;
             Some(stats.record)
         } else {
             None
         };
         let win_rate = benchmark.as_ref().map(|b| b.win_rate);
         let candidate = Champion {
-            topology: state.topology.clone(),
+            architecture: state.architecture.clone(),
             genes: state.population[best].genes.clone(),
             depth: config.depth,
             preset: config.preset.to_string(),
@@ -218,16 +293,20 @@ impl<G: NamedEvaluators> Evolution<G> {
             generation,
             fitness: fitness[best],
             benchmark_win_rate: win_rate,
+            test_win_rate: None,
         };
         // The champion is the best-benchmarked generation winner so far (a later one wins
-        // ties, having evolved longer); without benchmarks, simply the latest winner.
+        // ties, having evolved longer); without benchmarks, simply the latest winner. The
+        // final selection may replace it by a better-tested candidate.
         let keep_old = matches!(
             (&state.champion, win_rate),
             (Some(Champion { benchmark_win_rate: Some(old), .. }), Some(new)) if *old > new
         );
         if !keep_old {
-            state.champion = Some(candidate);
+            state.champion = Some(candidate.clone());
         }
+        keep_candidate(&mut state.candidates, candidate, config.candidates);
+        state.selected = None;
         state.gate_reached = win_rate.is_some_and(|rate| rate >= config.gate);
         state.history.push(GenerationStats {
             generation,
@@ -244,7 +323,9 @@ impl<G: NamedEvaluators> Evolution<G> {
             let excess = state.hall_of_fame.len().saturating_sub(config.hall_of_fame);
             state.hall_of_fame.drain(..excess);
         }
-        state.population = next_generation(state, &fitness, &ranked);
+        if config.evolves() {
+            state.population = next_generation(state, &fitness, &ranked);
+        }
         state.generation = generation;
         Ok(())
     }
@@ -273,7 +354,7 @@ impl<G: NamedEvaluators> Evolution<G> {
                 error,
             }
         })?;
-        if let Some(champion) = &self.state.champion {
+        if let Some(champion) = self.state.final_champion() {
             champion.save(&self.run.champion(), game)?;
         }
         Ok(())
@@ -286,7 +367,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let info = RunInfo {
             game: self.start.name().to_string(),
             evoboard_version: env!("CARGO_PKG_VERSION").to_string(),
-            topology: self.state.topology.clone(),
+            architecture: self.state.architecture.clone(),
             config: self.state.config.clone(),
         };
         let json = serde_json::to_string_pretty(&info).expect("plain data serialises") + "\n";
@@ -313,41 +394,63 @@ fn check_benchmark_openings<G: NamedEvaluators>(
     Ok(())
 }
 
-/// The network shape for `start`'s game: its inputs, the hidden layers, one output.
-fn topology_for<G: NamedEvaluators>(
+/// The network for `start`'s game and the run's settings: an MLP with the game's inputs,
+/// the hidden layers and one output, or the named n-tuple set.
+fn architecture_for<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
-) -> Result<Topology, TopologyError> {
-    let mut layers = vec![start.input_len()];
-    layers.extend(&config.hidden);
-    layers.push(1);
-    Topology::new(&layers)
+) -> Result<Architecture, EvolveError> {
+    let architecture = match &config.network {
+        NetworkChoice::Mlp => {
+            let mut layers = vec![start.input_len()];
+            layers.extend(&config.hidden);
+            layers.push(1);
+            Architecture::Mlp(Topology::new(&layers)?)
+        }
+        NetworkChoice::NTuple(name) => {
+            Architecture::NTuple(start.tuple_set(name).ok_or_else(|| {
+                let known: Vec<&str> = start.tuple_sets().iter().map(|(n, _)| *n).collect();
+                ConfigError(if known.is_empty() {
+                    format!("{} has no n-tuple networks", start.name())
+                } else {
+                    format!(
+                        "unknown tuple set '{name}'; {} has {}",
+                        start.name(),
+                        known.join(", ")
+                    )
+                })
+            })?)
+        }
+    };
+    Ok(architecture)
 }
 
 /// Generation 0 of a run, entirely determined by its seed.
-fn initial_state(config: EvolveConfig, topology: Topology) -> EvolutionState {
+fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionState {
     let mut rng = rng_for(config.seed, &[EVOLVE_STREAM]);
-    let population = founders(&config, &topology, &mut rng);
+    let population = founders(&config, &architecture, &mut rng);
     EvolutionState {
         config,
-        topology,
+        architecture,
         generation: 0,
         population,
         rng,
         hall_of_fame: Vec::new(),
         history: Vec::new(),
         champion: None,
+        candidates: Vec::new(),
+        selected: None,
         gate_reached: false,
     }
 }
 
-/// The benchmark of seed 004 §2.4.4: the best network against `heuristic:depth`, every
-/// opening with both colours. The openings derive from the run seed alone, so every
-/// generation faces the same test.
+/// The benchmark of seed 004 §2.4.4: a network against `heuristic:depth` on the openings of
+/// `series`, every opening with both colours.
 fn benchmark<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
     network: Arc<NeuralEvaluator>,
+    series: SeriesConfig,
     observer: &dyn Observer,
 ) -> Result<SeriesStats, EvolveError> {
     let player = SearchAgent::new(config.depth, network, "champion".to_string());
@@ -356,13 +459,32 @@ fn benchmark<G: NamedEvaluators>(
         G::evaluator("heuristic").expect("every game has a heuristic evaluator"),
         format!("heuristic:{}", config.depth),
     );
-    let series = SeriesConfig {
-        games: config.bench_games,
-        opening_plies: config.bench_opening_plies,
-        seed: derive_seed(config.seed, &[BENCH_STREAM]),
-    };
     let records = play_series(start, &player, &opponent, series, &|| observer.game_done())?;
     Ok(SeriesStats::from_records(&records))
+}
+
+/// Adds `candidate` to the best-first list `candidates` if it is among the `keep` best by
+/// benchmark win rate (a later generation ranks first among equals).
+fn keep_candidate(candidates: &mut Vec<Champion>, candidate: Champion, keep: usize) {
+    let rate = |c: &Champion| c.benchmark_win_rate.unwrap_or(0.0);
+    let position = candidates
+        .iter()
+        .position(|c| rate(&candidate) >= rate(c))
+        .unwrap_or(candidates.len());
+    candidates.insert(position, candidate);
+    candidates.truncate(keep);
+}
+
+/// The agents of the run's sparring specs.
+fn sparring_partners<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<Vec<Box<dyn Agent<G>>>, EvolveError> {
+    config
+        .sparring
+        .iter()
+        .map(|spec| Ok(spec.parse::<AgentSpec>()?.build(start)?))
+        .collect()
 }
 
 /// Selection and variation: the next population from this one and its fitness.
@@ -397,6 +519,7 @@ fn next_generation(
             }
             next
         }
+        Preset::Td => population.clone(),
         Preset::Modern => {
             let survivors = size.div_ceil(2);
             let mut next: Vec<Individual> = ranked[..survivors]

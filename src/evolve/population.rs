@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::evolve::config::{EvolveConfig, Preset};
-use crate::nn::{Topology, nguyen_widrow};
+use rand::RngExt;
+
+use crate::nn::{Architecture, nguyen_widrow};
 use crate::rng::GameRng;
 
 /// One member of the population.
@@ -19,18 +21,30 @@ pub struct Individual {
     pub sigmas: Vec<f32>,
 }
 
-/// Generation 0: `config.population` Nguyen-Widrow networks.
+/// Generation 0: `config.population` random networks: Nguyen-Widrow MLPs, or n-tuple
+/// networks with every weight uniform in [−0.1, 0.1] (as Jaśkowski 2014 starts them);
+/// TD learning starts n-tuple networks at zero.
 ///
 /// Paper preset: generation 0 has no X(n−1). We draw it as a second, independent
 /// Nguyen-Widrow network, so that X(0) − X(−1) is a random direction of the initial
 /// weights' scale (taking X(−1) = X(0) would make every mutation a no-op forever).
-pub fn founders(config: &EvolveConfig, topology: &Topology, rng: &mut GameRng) -> Vec<Individual> {
+pub fn founders(
+    config: &EvolveConfig,
+    architecture: &Architecture,
+    rng: &mut GameRng,
+) -> Vec<Individual> {
+    let random_network = |rng: &mut GameRng| match architecture {
+        Architecture::Mlp(topology) => nguyen_widrow(topology, rng),
+        Architecture::NTuple(spec) => (0..spec.genes())
+            .map(|_| rng.random_range(-0.1..=0.1f32))
+            .collect(),
+    };
     (0..config.population)
         .map(|_| {
-            let genes = nguyen_widrow(topology, rng);
+            let genes = random_network(rng);
             match config.preset {
                 Preset::Paper => Individual {
-                    previous: nguyen_widrow(topology, rng),
+                    previous: random_network(rng),
                     genes,
                     sigmas: Vec::new(),
                 },
@@ -38,6 +52,15 @@ pub fn founders(config: &EvolveConfig, topology: &Topology, rng: &mut GameRng) -
                     sigmas: vec![config.initial_sigma; genes.len()],
                     genes,
                     previous: Vec::new(),
+                },
+                // TD learning starts an n-tuple network from zero (every position even).
+                Preset::Td => Individual {
+                    genes: match architecture {
+                        Architecture::Mlp(_) => genes,
+                        Architecture::NTuple(_) => vec![0.0; genes.len()],
+                    },
+                    previous: Vec::new(),
+                    sigmas: Vec::new(),
                 },
             }
         })

@@ -196,24 +196,15 @@ impl Mlp {
         assert_eq!(genes.len(), topology.genes(), "chromosome length");
         let (inputs, hidden) = (topology.layers[0], topology.layers[1]);
         let padded = hidden.div_ceil(BLOCK) * BLOCK;
-        let mut first_by_input = vec![0.0; inputs * padded];
-        for unit in 0..hidden {
-            for input in 0..inputs {
-                first_by_input[input * padded + unit] = genes[unit * inputs + input];
-            }
-        }
-        let mut first_bias = vec![0.0; padded];
-        let thresholds = &genes[topology.threshold_offset(0)..][..hidden];
-        for (bias, theta) in first_bias.iter_mut().zip(thresholds) {
-            *bias = -theta;
-        }
-        Mlp {
+        let mut mlp = Mlp {
             topology,
             genes,
-            first_by_input,
-            first_bias,
+            first_by_input: vec![0.0; inputs * padded],
+            first_bias: vec![0.0; padded],
             padded,
-        }
+        };
+        mlp.refresh_first_layer();
+        mlp
     }
 
     pub fn topology(&self) -> &Topology {
@@ -305,6 +296,66 @@ impl Mlp {
                 }
                 self.output(&current[..width])
             }
+        }
+    }
+
+    /// Adds `step` · ∂output/∂genes for a dense `input` (backpropagation through the
+    /// sigmoid units): one gradient step of temporal-difference learning. The first
+    /// layer's fast copy is updated with the chromosome.
+    pub fn add_gradient(&mut self, input: &[f32], step: f32) {
+        let layers = self.topology.layers.clone();
+        let depth = layers.len() - 1;
+        // Activations of every layer, input first.
+        let mut activations: Vec<Vec<f32>> = vec![input.to_vec()];
+        for k in 0..depth {
+            let (n, p) = (layers[k], layers[k + 1]);
+            let weights = &self.genes[self.topology.weight_offset(k)..][..n * p];
+            let thresholds = &self.genes[self.topology.threshold_offset(k)..][..p];
+            let next = weights
+                .chunks_exact(n)
+                .zip(thresholds)
+                .map(|(row, theta)| sigmoid(dot(row, &activations[k]) - theta))
+                .collect();
+            activations.push(next);
+        }
+        // δ of a unit: ∂output/∂(its net input).
+        let output = activations[depth][0];
+        let mut delta = vec![output * (1.0 - output)];
+        for k in (0..depth).rev() {
+            let (n, p) = (layers[k], layers[k + 1]);
+            let below = &activations[k];
+            let mut next_delta = vec![0.0f32; n];
+            let weight_offset = self.topology.weight_offset(k);
+            let threshold_offset = self.topology.threshold_offset(k);
+            for (unit, &d) in delta.iter().enumerate().take(p) {
+                let row = &mut self.genes[weight_offset + unit * n..][..n];
+                for i in 0..n {
+                    next_delta[i] += row[i] * d;
+                    row[i] += step * d * below[i];
+                }
+                self.genes[threshold_offset + unit] -= step * d;
+            }
+            if k > 0 {
+                for (d, a) in next_delta.iter_mut().zip(below) {
+                    *d *= a * (1.0 - a);
+                }
+            }
+            delta = next_delta;
+        }
+        self.refresh_first_layer();
+    }
+
+    /// Rebuilds the first layer's input-major copy from the chromosome.
+    fn refresh_first_layer(&mut self) {
+        let (inputs, hidden) = (self.topology.layers[0], self.topology.layers[1]);
+        for unit in 0..hidden {
+            for input in 0..inputs {
+                self.first_by_input[input * self.padded + unit] = self.genes[unit * inputs + input];
+            }
+        }
+        let thresholds = &self.genes[self.topology.threshold_offset(0)..][..hidden];
+        for (bias, theta) in self.first_bias.iter_mut().zip(thresholds) {
+            *bias = -theta;
         }
     }
 

@@ -1,8 +1,13 @@
-//! Multi-layer perceptrons whose weights live in one flat chromosome, so that evolution can
-//! treat a network as a vector of genes (seed 004 §2.2 and Fig. 3).
+//! The network families a board evaluator can be: multi-layer perceptrons (seed 004 §2.2
+//! and Fig. 3) and n-tuple networks. Every family keeps its weights in one flat chromosome,
+//! so that learners treat a network as a vector of genes.
 
 mod init;
 mod mlp;
+pub mod network;
+pub mod ntuple;
 
 pub use init::nguyen_widrow;
 pub use mlp::{MAX_WIDTH, Mlp, Topology, TopologyError, fast_exp, sigmoid};
+pub use network::{Architecture, Network};
+pub use ntuple::{NTuple, TupleError, TupleSpec};

@@ -16,8 +16,9 @@ use serde::de::DeserializeOwned;
 
 /// First bytes of every `.evo` file.
 pub const MAGIC: &[u8; 8] = b"EVOBOARD";
-/// The format version this build writes; it reads this version and older ones.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes. Version 2 added network families to champions
+/// and checkpoints; champions of version 1 (MLPs) still load.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// What an `.evo` file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +73,10 @@ pub enum PersistError {
         "{path} has format version {found}, newer than this build reads ({FORMAT_VERSION}): upgrade evoboard (or the file is damaged)"
     )]
     NewerVersion { path: PathBuf, found: u32 },
+    #[error(
+        "{path} has format version {found}, written by an earlier evoboard that this build cannot continue"
+    )]
+    OlderVersion { path: PathBuf, found: u32 },
     #[error("{path} is a {found} file, a {expected} file is needed")]
     WrongKind {
         path: PathBuf,
@@ -111,13 +116,32 @@ pub fn encode<T: Serialize>(kind: FileKind, game: &str, value: &T) -> Vec<u8> {
     bytes
 }
 
-/// Decodes a `kind` file for `game` from `bytes` (read from `path`, named in errors).
+/// Decodes a `kind` file of the current format for `game` from `bytes` (read from `path`,
+/// named in errors).
 pub fn decode<T: DeserializeOwned>(
     path: &Path,
     bytes: &[u8],
     kind: FileKind,
     game: &str,
 ) -> Result<T, PersistError> {
+    let (version, payload) = open(path, bytes, kind, game)?;
+    if version != FORMAT_VERSION {
+        return Err(PersistError::OlderVersion {
+            path: path.to_path_buf(),
+            found: version,
+        });
+    }
+    decode_payload(path, payload)
+}
+
+/// Checks a `kind` container for `game` (magic, version, kind, game, length, checksum) and
+/// returns its format version and payload, for readers that handle older versions.
+pub fn open<'b>(
+    path: &Path,
+    bytes: &'b [u8],
+    kind: FileKind,
+    game: &str,
+) -> Result<(u32, &'b [u8]), PersistError> {
     let path_buf = || path.to_path_buf();
     let truncated = |expected: usize| PersistError::Truncated {
         path: path_buf(),
@@ -182,15 +206,19 @@ pub fn decode<T: DeserializeOwned>(
             expected: game.to_string(),
         });
     }
-    let (value, used) =
-        bincode::serde::decode_from_slice(&body[header_len..], bincode::config::standard())
-            .map_err(|e| PersistError::Corrupt {
-                path: path_buf(),
-                reason: e.to_string(),
-            })?;
-    if used != payload_len {
+    Ok((version, &body[header_len..]))
+}
+
+/// Decodes a payload that [`open`] returned.
+pub fn decode_payload<T: DeserializeOwned>(path: &Path, payload: &[u8]) -> Result<T, PersistError> {
+    let (value, used) = bincode::serde::decode_from_slice(payload, bincode::config::standard())
+        .map_err(|e| PersistError::Corrupt {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+    if used != payload.len() {
         return Err(PersistError::Corrupt {
-            path: path_buf(),
+            path: path.to_path_buf(),
             reason: "payload length mismatch".to_string(),
         });
     }
@@ -210,15 +238,19 @@ pub fn save<T: Serialize>(
     })
 }
 
-/// Reads a `kind` file for `game` from `path`.
+/// Reads a `kind` file of the current format for `game` from `path`.
 pub fn load<T: DeserializeOwned>(
     path: &Path,
     kind: FileKind,
     game: &str,
 ) -> Result<T, PersistError> {
-    let bytes = std::fs::read(path).map_err(|error| PersistError::Read {
+    decode(path, &read(path)?, kind, game)
+}
+
+/// The bytes of the file at `path`.
+pub fn read(path: &Path) -> Result<Vec<u8>, PersistError> {
+    std::fs::read(path).map_err(|error| PersistError::Read {
         path: path.to_path_buf(),
         error,
-    })?;
-    decode(path, &bytes, kind, game)
+    })
 }

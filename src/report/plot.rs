@@ -353,7 +353,7 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
     let config = &info.config;
     let caption = format!(
         "{} · {} preset · seed {} · {} · depth {}",
-        info.game, config.preset, config.seed, info.topology, config.depth
+        info.game, config.preset, config.seed, info.architecture, config.depth
     );
     draw_run(&rows, &caption, config.gate, out)
 }

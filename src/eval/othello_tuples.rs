@@ -1,0 +1,167 @@
+//! The Othello board as n-tuple networks read it, and the named tuple sets.
+//!
+//! Cells are the 64 squares (a1 = 0 … h8 = 63), each empty (0), the evaluated side's (1)
+//! or the opponent's (2). The board's eight symmetries (four rotations, each with its
+//! mirror image) place every tuple eight times.
+
+use crate::nn::TupleSpec;
+
+/// Cell states of an Othello square: empty, own disc, opponent disc.
+pub const STATES: u8 = 3;
+
+/// A map of (row, column) to (row, column).
+type CoordinateMap = fn(u8, u8) -> (u8, u8);
+
+/// The eight symmetries of the board as maps from square to square.
+pub fn symmetries() -> Vec<Vec<u8>> {
+    let maps: [CoordinateMap; 8] = [
+        |r, c| (r, c),
+        |r, c| (r, 7 - c),
+        |r, c| (7 - r, c),
+        |r, c| (7 - r, 7 - c),
+        |r, c| (c, r),
+        |r, c| (c, 7 - r),
+        |r, c| (7 - c, r),
+        |r, c| (7 - c, 7 - r),
+    ];
+    maps.iter()
+        .map(|map| {
+            (0..64u8)
+                .map(|s| {
+                    let (r, c) = map(s / 8, s % 8);
+                    r * 8 + c
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Square index of (row, column), both 0-based.
+fn at(row: u8, col: u8) -> u8 {
+    row * 8 + col
+}
+
+/// The names `--network ntuple:NAME` accepts, with what each is.
+pub const TUPLE_SETS: [(&str, &str); 6] = [
+    (
+        "logistello",
+        "Buro's 11 patterns: diagonals of 4-8, rows 2-4, edge with X-squares, 2x5 and 3x3 corners (167,265 weights)",
+    ),
+    (
+        "straight2",
+        "every straight 2-tuple, up to symmetry (Jaśkowski 2014's 2x1)",
+    ),
+    ("straight3", "every straight 3-tuple, up to symmetry"),
+    ("straight4", "every straight 4-tuple, up to symmetry"),
+    ("squares2", "every 2x2 square, up to symmetry"),
+    (
+        "straight4-squares2",
+        "straight4 and squares2 together (2,511 weights; Jaśkowski & Szubert 2016's best)",
+    ),
+];
+
+/// The tuple set called `name`, if there is one.
+pub fn tuple_set(name: &str) -> Option<TupleSpec> {
+    let tuples = match name {
+        "logistello" => logistello(),
+        "straight2" => distinct_up_to_symmetry(straight(2)),
+        "straight3" => distinct_up_to_symmetry(straight(3)),
+        "straight4" => distinct_up_to_symmetry(straight(4)),
+        "squares2" => distinct_up_to_symmetry(squares2()),
+        "straight4-squares2" => {
+            let mut tuples = distinct_up_to_symmetry(straight(4));
+            tuples.extend(distinct_up_to_symmetry(squares2()));
+            tuples
+        }
+        _ => return None,
+    };
+    Some(TupleSpec {
+        name: name.to_string(),
+        states: STATES,
+        tuples,
+    })
+}
+
+/// Buro's Logistello patterns (Buro 1997, "Experiments with Multi-ProbCut and a new
+/// high-quality evaluation function for Othello"), one orientation each.
+fn logistello() -> Vec<Vec<u8>> {
+    let diagonal = |len: u8| (0..len).map(|k| at(len - 1 - k, k)).collect::<Vec<u8>>();
+    let row = |r: u8| (0..8).map(|c| at(r, c)).collect::<Vec<u8>>();
+    let mut edge_x: Vec<u8> = row(0);
+    edge_x.extend([at(1, 1), at(1, 6)]);
+    let block = |rows: u8, cols: u8| {
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| at(r, c)))
+            .collect::<Vec<u8>>()
+    };
+    vec![
+        diagonal(4),
+        diagonal(5),
+        diagonal(6),
+        diagonal(7),
+        diagonal(8),
+        row(1),
+        row(2),
+        row(3),
+        edge_x,
+        block(2, 5),
+        block(3, 3),
+    ]
+}
+
+/// Every straight run of `len` squares: along rows, columns and both diagonals.
+fn straight(len: u8) -> Vec<Vec<u8>> {
+    let steps: [(i8, i8); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+    let mut tuples = Vec::new();
+    for r in 0..8i8 {
+        for c in 0..8i8 {
+            for (dr, dc) in steps {
+                let cells: Option<Vec<u8>> = (0..len as i8)
+                    .map(|k| {
+                        let (rr, cc) = (r + k * dr, c + k * dc);
+                        ((0..8).contains(&rr) && (0..8).contains(&cc))
+                            .then(|| at(rr as u8, cc as u8))
+                    })
+                    .collect();
+                tuples.extend(cells);
+            }
+        }
+    }
+    tuples
+}
+
+/// Every 2×2 square of the board.
+fn squares2() -> Vec<Vec<u8>> {
+    (0..7)
+        .flat_map(|r| {
+            (0..7).map(move |c| vec![at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)])
+        })
+        .collect()
+}
+
+/// One tuple of each class of tuples that the symmetries map onto each other (as sets of
+/// squares): the network places each back at all its images.
+fn distinct_up_to_symmetry(tuples: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    let symmetries = symmetries();
+    let canonical = |tuple: &Vec<u8>| {
+        symmetries
+            .iter()
+            .map(|map| {
+                let mut image: Vec<u8> = tuple.iter().map(|&s| map[usize::from(s)]).collect();
+                image.sort_unstable();
+                image
+            })
+            .min()
+            .expect("eight symmetries")
+    };
+    let mut seen = Vec::new();
+    let mut kept = Vec::new();
+    for tuple in tuples {
+        let key = canonical(&tuple);
+        if !seen.contains(&key) {
+            seen.push(key);
+            kept.push(tuple);
+        }
+    }
+    kept
+}

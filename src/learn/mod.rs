@@ -1,0 +1,3 @@
+//! Gradient-based learners of network weights, generic over game and network family.
+
+pub mod td;

@@ -1,0 +1,236 @@
+//! Temporal-difference learning, TD(0), of a position value for the side to move, for any
+//! game and any differentiable network (Sutton 1988; for Othello n-tuple networks, Lucas
+//! 2008 and Szubert, Jaśkowski & Krawiec 2009).
+//!
+//! A learning game is played by the network itself (self-play) or by the network against a
+//! sparring partner. The network chooses by a 1-ply search: each legal move is worth the
+//! value of the position it leads to for the mover (exact for a finished game), and with
+//! probability ε it plays a uniformly random move instead, to see positions greedy play
+//! would not reach. After each move from a position s to s′, V(s) moves towards the value
+//! s′ has for s's mover — V(s′), negated when the side to move changed, or the final result
+//! (+1, 0, −1) when s′ ends the game:
+//!
+//!   w ← w + α · (target − V(s)) · ∂V(s)/∂w.
+//!
+//! At a simultaneous decision (Congkak's opening) a random joint move is played and
+//! nothing is learned. Positions left by a random (exploring) move of the network are not updated, so what is
+//! learned is the value of greedy play (Sutton & Barto's tic-tac-toe rule, also used by
+//! Szubert et al.). A sparring partner's moves, random or not, are the environment: the
+//! position before each is updated.
+
+use rand::RngExt;
+
+use crate::arena::Agent;
+use crate::eval::neural::NeuralInput;
+use crate::games::{Game, MoveList, Player};
+use crate::nn::Network;
+use crate::rng::GameRng;
+
+/// How a network learns from its games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TdSettings {
+    /// Step size α.
+    pub learning_rate: f32,
+    /// Probability ε that the network plays a random move.
+    pub exploration: f64,
+}
+
+/// The value for `mover` of the position `child` reached by one of its moves: exact when
+/// the game is over (+1 win, 0 draw, −1 loss), else the network's.
+pub fn value_after<G: NeuralInput>(network: &Network, child: &G, mover: Player) -> f32 {
+    match child.outcome() {
+        Some(outcome) => outcome.sign_for(mover) as f32,
+        None => {
+            let value = child.value_for_mover(network);
+            if child.to_move() == mover {
+                value
+            } else {
+                -value
+            }
+        }
+    }
+}
+
+/// The move a 1-ply search with `network` picks and its value for the mover: the best
+/// position for the mover (the first in generation order on ties).
+pub fn greedy_move<G: NeuralInput>(network: &Network, game: &G) -> (G::Move, f32) {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    let children: Vec<G> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            child
+        })
+        .collect();
+    let values = game.values_after(network, &children, game.to_move());
+    let mut best = (moves[0], f32::NEG_INFINITY);
+    for (&mv, &value) in moves.iter().zip(&values) {
+        if value > best.1 {
+            best = (mv, value);
+        }
+    }
+    best
+}
+
+/// Who plays a learning game against the network: itself, or a sparring partner that
+/// takes one side.
+pub enum Opponent<'a, G: Game> {
+    SelfPlay,
+    Partner {
+        agent: &'a dyn Agent<G>,
+        /// The side the partner plays.
+        side: Player,
+    },
+}
+
+/// What a learning game takes from one move.
+enum Learn {
+    No,
+    Towards(f32),
+    Evaluate,
+}
+
+/// Plays one learning game from `start` and updates `network` after every move (online
+/// TD(0)); returns the number of plies played.
+pub fn learning_game<G: NeuralInput>(
+    network: &mut Network,
+    start: &G,
+    opponent: &Opponent<'_, G>,
+    settings: TdSettings,
+    rng: &mut GameRng,
+) -> usize {
+    let mut game = start.clone();
+    let mut plies = 0;
+    while let Some(update) = next_move(network, &mut game, opponent, settings, rng) {
+        plies += 1;
+        if let Some((position, target)) = update {
+            position.learn(network, target, settings.learning_rate);
+        }
+    }
+    plies
+}
+
+/// A learning game played with fixed weights: the positions to update, each with its
+/// target, in the order they arose.
+pub struct Trajectory<G> {
+    pub updates: Vec<(G, f32)>,
+    /// The learner's result against a partner: +1, 0 or −1 (`None` in self-play).
+    pub result: Option<i32>,
+}
+
+/// Plays one game from `start` with `network` fixed and returns what it would learn.
+pub fn play_trajectory<G: NeuralInput>(
+    network: &Network,
+    start: &G,
+    opponent: &Opponent<'_, G>,
+    settings: TdSettings,
+    rng: &mut GameRng,
+) -> Trajectory<G> {
+    let mut updates = Vec::new();
+    let mut game = start.clone();
+    while let Some(update) = next_move(network, &mut game, opponent, settings, rng) {
+        updates.extend(update);
+    }
+    let result = match opponent {
+        Opponent::SelfPlay => None,
+        Opponent::Partner { side, .. } => game
+            .outcome()
+            .map(|outcome| outcome.sign_for(side.opponent())),
+    };
+    Trajectory { updates, result }
+}
+
+/// Applies a trajectory's updates to `network` in order.
+pub fn apply<G: NeuralInput>(network: &mut Network, trajectory: &Trajectory<G>, rate: f32) {
+    for (position, target) in &trajectory.updates {
+        position.learn(network, *target, rate);
+    }
+}
+
+/// Plays the next move of a learning game in `game` and says what it teaches: `None` once
+/// the game is over, else the position before the move with its target, if it has one.
+fn next_move<G: NeuralInput>(
+    network: &Network,
+    game: &mut G,
+    opponent: &Opponent<'_, G>,
+    settings: TdSettings,
+    rng: &mut GameRng,
+) -> Option<Option<(G, f32)>> {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    let mover = game.to_move();
+    // What is learned from the move: nothing, or the value of its position for the mover
+    // (already known after a greedy choice).
+    let (mv, learn) = match opponent {
+        // Both choose unseen (Congkak's opening): a random joint move, not learned from.
+        _ if game.simultaneous() => (moves[rng.random_range(0..moves.len())], Learn::No),
+        Opponent::Partner { agent, side } if *side == mover => {
+            (agent.choose(game, rng), Learn::Evaluate)
+        }
+        _ if rng.random_bool(settings.exploration) => {
+            (moves[rng.random_range(0..moves.len())], Learn::No)
+        }
+        _ => {
+            let (mv, value) = greedy_move(network, game);
+            (mv, Learn::Towards(value))
+        }
+    };
+    let before = game.clone();
+    game.play_unchecked(mv);
+    let target = match learn {
+        Learn::No => return Some(None),
+        Learn::Towards(value) => value,
+        Learn::Evaluate => value_after(network, game, mover),
+    };
+    Some(Some((before, target)))
+}
+
+/// Games played at once against the same weights by [`train`]: large enough to keep every
+/// thread busy, small enough that the weights a game sees are at most a few games old.
+pub const BATCH: usize = 16;
+
+/// One learning game of a block: where it starts, whom it is against, and its generator.
+pub struct GameSetup<'a, G: Game> {
+    pub start: G,
+    pub opponent: Opponent<'a, G>,
+    pub rng: GameRng,
+}
+
+/// Plays learning games `0..games` (game k set up by `setup(k)`) and updates `network`:
+/// each batch of [`BATCH`] games is played in parallel against the weights as they stand,
+/// then the batch's updates are applied game by game, in order. The result depends on the
+/// setups alone, never on the number of threads. Returns the learner's result of each game
+/// (see [`Trajectory::result`]).
+pub fn train<'a, G: NeuralInput>(
+    network: &mut Network,
+    games: usize,
+    setup: &(dyn Fn(usize) -> GameSetup<'a, G> + Sync),
+    settings: TdSettings,
+) -> Vec<Option<i32>> {
+    use rayon::prelude::*;
+    let mut results = Vec::with_capacity(games);
+    for batch in (0..games).step_by(BATCH) {
+        let frozen = &*network;
+        let trajectories: Vec<Trajectory<G>> = (batch..(batch + BATCH).min(games))
+            .into_par_iter()
+            .map(|k| {
+                let GameSetup {
+                    start,
+                    opponent,
+                    mut rng,
+                } = setup(k);
+                play_trajectory(frozen, &start, &opponent, settings, &mut rng)
+            })
+            .collect();
+        for trajectory in &trajectories {
+            apply(network, trajectory, settings.learning_rate);
+            results.push(trajectory.result);
+        }
+    }
+    results
+}

@@ -1,0 +1,101 @@
+//! Network families behind one interface: a chromosome is a flat weight vector, whatever
+//! the family, so every learner (evolution, CMA-ES, TD learning) treats networks alike.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::nn::ntuple::{NTuple, TupleSpec};
+use crate::nn::{Mlp, Topology};
+
+/// What a network is, without its weights: stored in champion files and run settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Architecture {
+    /// A multi-layer perceptron over the game's dense input (seed 004's 64-42-1).
+    Mlp(Topology),
+    /// An n-tuple network over the game's cells, shared across the board's symmetries.
+    NTuple(TupleSpec),
+}
+
+impl Architecture {
+    /// Chromosome length.
+    pub fn genes(&self) -> usize {
+        match self {
+            Architecture::Mlp(topology) => topology.genes(),
+            Architecture::NTuple(spec) => spec.genes(),
+        }
+    }
+
+    /// The family's command-line name: `mlp` or `ntuple`.
+    pub fn family(&self) -> &'static str {
+        match self {
+            Architecture::Mlp(_) => "mlp",
+            Architecture::NTuple(_) => "ntuple",
+        }
+    }
+
+    /// The MLP topology, for the MLP family.
+    pub fn topology(&self) -> Option<&Topology> {
+        match self {
+            Architecture::Mlp(topology) => Some(topology),
+            Architecture::NTuple(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Architecture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Architecture::Mlp(topology) => write!(f, "mlp {topology}"),
+            Architecture::NTuple(spec) => write!(
+                f,
+                "ntuple {} ({} tuples, {} weights)",
+                spec.name,
+                spec.tuples.len(),
+                spec.genes()
+            ),
+        }
+    }
+}
+
+/// A network with its weights, ready to evaluate and to learn.
+#[derive(Clone, Debug)]
+pub enum Network {
+    Mlp(Mlp),
+    NTuple(NTuple),
+}
+
+impl Network {
+    /// The network of `architecture` with chromosome `genes`; `symmetries` (maps from cell
+    /// to cell, the identity included) place n-tuples, and are ignored by MLPs.
+    pub fn new(architecture: &Architecture, genes: Vec<f32>, symmetries: &[Vec<u8>]) -> Network {
+        match architecture {
+            Architecture::Mlp(topology) => Network::Mlp(Mlp::new(topology.clone(), genes)),
+            Architecture::NTuple(spec) => {
+                Network::NTuple(NTuple::new(spec.clone(), genes, symmetries))
+            }
+        }
+    }
+
+    pub fn architecture(&self) -> Architecture {
+        match self {
+            Network::Mlp(mlp) => Architecture::Mlp(mlp.topology().clone()),
+            Network::NTuple(ntuple) => Architecture::NTuple(ntuple.spec().clone()),
+        }
+    }
+
+    /// The chromosome.
+    pub fn genes(&self) -> &[f32] {
+        match self {
+            Network::Mlp(mlp) => mlp.genes(),
+            Network::NTuple(ntuple) => ntuple.weights(),
+        }
+    }
+}
+
+impl From<Mlp> for Network {
+    fn from(mlp: Mlp) -> Network {
+        Network::Mlp(mlp)
+    }
+}

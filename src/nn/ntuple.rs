@@ -1,0 +1,350 @@
+//! N-tuple networks (Lucas 2008; systematic short tuples, Jaśkowski 2014): a board is read
+//! as cells with a few states each, and every n-tuple (a short sequence of cells) indexes a
+//! lookup table with the states it sees. The value is the sum of the looked-up weights.
+//!
+//! Each tuple is read at all of its images under the game's symmetries (Othello: the eight
+//! rotations and reflections of the board), and every image shares the tuple's table, so
+//! what is learned in one corner holds in all four.
+//!
+//! Chromosome layout: the tables of the tuples in order; table t has `states^len(t)`
+//! entries, and cells (c₀, c₁, …, c_{n−1}) in states (s₀, …, s_{n−1}) index entry
+//! Σ sₖ · states^k.
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use crate::nn::fast_exp;
+
+/// Longest tuple a network may have (3^10 = 59,049 entries for a 2×5 Othello corner).
+pub const MAX_TUPLE: usize = 10;
+/// Most cells a board may have.
+pub const MAX_CELLS: usize = 64;
+/// Largest table a tuple may have, a guard against files that would need gigabytes.
+pub const MAX_TABLE: usize = 1 << 20;
+/// Most placements (tuples times their images) a network may have: the incremental
+/// evaluation keeps one index per placement on the stack.
+pub const MAX_PLACEMENTS: usize = 1024;
+
+/// What an n-tuple network reads: the number of states of a cell and the tuples (lists of
+/// cell indices). Stored in champion files as is, so a network always reads its board the
+/// way it was trained, whatever tuple sets later versions offer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TupleSpec {
+    /// The tuple set's name, for people (`logistello`, `straight2`, …).
+    pub name: String,
+    /// States a cell can be in (Othello: empty, own, opponent's).
+    pub states: u8,
+    pub tuples: Vec<Vec<u8>>,
+}
+
+/// Why a tuple spec does not fit a game.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TupleError {
+    #[error("the n-tuple network has no tuples")]
+    Empty,
+    #[error("tuple {0} has {1} cells; each tuple needs 1 to {MAX_TUPLE}")]
+    BadLength(usize, usize),
+    #[error("tuple {0} reads cell {1}, but the board has {2} cells")]
+    BadCell(usize, u8, usize),
+    #[error("tuple {0} reads cell {1} twice")]
+    RepeatedCell(usize, u8),
+    #[error("the network's cells have {found} states, the game's have {expected}")]
+    States { found: u8, expected: u8 },
+    #[error("tuple {0} would need a table of more than {MAX_TABLE} entries")]
+    TooLarge(usize),
+    #[error("the tuples have more than {MAX_PLACEMENTS} placements on the board")]
+    TooManyPlacements,
+}
+
+impl TupleSpec {
+    /// Entries of tuple `t`'s table.
+    fn table_len(&self, t: usize) -> usize {
+        usize::from(self.states).pow(self.tuples[t].len() as u32)
+    }
+
+    /// Chromosome length: the sum of the table sizes.
+    pub fn genes(&self) -> usize {
+        (0..self.tuples.len()).map(|t| self.table_len(t)).sum()
+    }
+
+    /// Checks the spec against a board of `cells` cells with `states` states each and
+    /// `symmetries` symmetries.
+    pub fn check(&self, cells: usize, states: u8, symmetries: usize) -> Result<(), TupleError> {
+        if self.tuples.is_empty() {
+            return Err(TupleError::Empty);
+        }
+        if self.states != states {
+            return Err(TupleError::States {
+                found: self.states,
+                expected: states,
+            });
+        }
+        for (t, tuple) in self.tuples.iter().enumerate() {
+            if !(1..=MAX_TUPLE).contains(&tuple.len()) {
+                return Err(TupleError::BadLength(t, tuple.len()));
+            }
+            if let Some(&cell) = tuple.iter().find(|&&c| usize::from(c) >= cells) {
+                return Err(TupleError::BadCell(t, cell, cells));
+            }
+            for (k, cell) in tuple.iter().enumerate() {
+                if tuple[..k].contains(cell) {
+                    return Err(TupleError::RepeatedCell(t, *cell));
+                }
+            }
+            if (usize::from(states) as f64).powi(tuple.len() as i32) > MAX_TABLE as f64 {
+                return Err(TupleError::TooLarge(t));
+            }
+        }
+        // Each tuple has at most one placement per symmetry.
+        if self.tuples.len() * symmetries.max(1) > MAX_PLACEMENTS {
+            return Err(TupleError::TooManyPlacements);
+        }
+        Ok(())
+    }
+}
+
+/// The placements of every tuple of one length: their cells (`len` per placement, one
+/// placement after another) and each one's table offset. Grouping by length gives the
+/// index computation a fixed trip count.
+#[derive(Clone, Debug)]
+struct Group {
+    len: usize,
+    cells: Vec<u8>,
+    offsets: Vec<u32>,
+}
+
+/// An n-tuple network ready to evaluate: the weights and every placement of every tuple
+/// (each tuple at its distinct images under the symmetries), grouped by tuple length.
+#[derive(Clone, Debug)]
+pub struct NTuple {
+    spec: TupleSpec,
+    weights: Vec<f32>,
+    groups: Vec<Group>,
+    /// `powers[k]` = states^k, the weight of the k-th cell of a tuple in its index.
+    powers: [u32; MAX_TUPLE],
+    /// For each cell, the placements reading it (numbered in evaluation order) with the
+    /// power its state is multiplied by: `touching[touch_start[c]..touch_start[c + 1]]`.
+    touching: Vec<(u16, u32)>,
+    touch_start: Vec<u32>,
+}
+
+/// A board indexed once, so that boards differing from it in a few cells (the positions a
+/// move leads to) can be evaluated by adjusting only the placements those cells touch.
+pub struct IndexedBoard {
+    states: [u8; MAX_CELLS],
+    indices: Vec<u32>,
+}
+
+impl NTuple {
+    /// Builds the network for `spec` with `weights` (`spec.genes()` of them), placing every
+    /// tuple at its images under `symmetries` (each a map from cell to cell; the identity
+    /// must be among them). Images that read the same cells in the same order are placed
+    /// once.
+    pub fn new(spec: TupleSpec, weights: Vec<f32>, symmetries: &[Vec<u8>]) -> NTuple {
+        assert_eq!(weights.len(), spec.genes(), "weights for the tuple tables");
+        let mut groups: Vec<Group> = Vec::new();
+        let mut offset = 0usize;
+        for (t, tuple) in spec.tuples.iter().enumerate() {
+            let mut images: Vec<Vec<u8>> = Vec::new();
+            for symmetry in symmetries {
+                let image: Vec<u8> = tuple.iter().map(|&c| symmetry[usize::from(c)]).collect();
+                if !images.contains(&image) {
+                    images.push(image);
+                }
+            }
+            let group = match groups.iter().position(|g| g.len == tuple.len()) {
+                Some(g) => &mut groups[g],
+                None => {
+                    groups.push(Group {
+                        len: tuple.len(),
+                        cells: Vec::new(),
+                        offsets: Vec::new(),
+                    });
+                    groups.last_mut().expect("just pushed")
+                }
+            };
+            for image in images {
+                group.cells.extend(image);
+                group.offsets.push(offset as u32);
+            }
+            offset += spec.table_len(t);
+        }
+        let mut powers = [0u32; MAX_TUPLE];
+        let mut power = 1u32;
+        for slot in &mut powers {
+            *slot = power;
+            power = power.saturating_mul(u32::from(spec.states));
+        }
+        let mut network = NTuple {
+            spec,
+            weights,
+            groups,
+            powers,
+            touching: Vec::new(),
+            touch_start: Vec::new(),
+        };
+        network.index_cells();
+        network
+    }
+
+    /// Builds the cell → placements lists used by incremental evaluation.
+    fn index_cells(&mut self) {
+        let mut by_cell: Vec<Vec<(u16, u32)>> = vec![Vec::new(); MAX_CELLS];
+        let mut placement = 0u16;
+        for group in &self.groups {
+            for cells in group.cells.chunks_exact(group.len) {
+                for (k, &cell) in cells.iter().enumerate() {
+                    by_cell[usize::from(cell)].push((placement, self.powers[k]));
+                }
+                placement += 1;
+            }
+        }
+        self.touch_start = vec![0];
+        for list in by_cell {
+            self.touching.extend(list);
+            self.touch_start.push(self.touching.len() as u32);
+        }
+    }
+
+    pub fn spec(&self) -> &TupleSpec {
+        &self.spec
+    }
+
+    /// The chromosome: every table in order.
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// Number of placements (tuples times their distinct images): the table look-ups of
+    /// one evaluation.
+    pub fn placements(&self) -> usize {
+        self.groups.iter().map(|g| g.offsets.len()).sum()
+    }
+
+    /// Calls `visit` with the weight index of every placement on a board whose cells are
+    /// in `states` (one per cell, each below the spec's state count).
+    #[inline(always)]
+    fn for_each_index(&self, states: &[u8; MAX_CELLS], mut visit: impl FnMut(usize)) {
+        for group in &self.groups {
+            match group.len {
+                1 => self.group_indices::<1>(group, states, &mut visit),
+                2 => self.group_indices::<2>(group, states, &mut visit),
+                3 => self.group_indices::<3>(group, states, &mut visit),
+                4 => self.group_indices::<4>(group, states, &mut visit),
+                5 => self.group_indices::<5>(group, states, &mut visit),
+                6 => self.group_indices::<6>(group, states, &mut visit),
+                7 => self.group_indices::<7>(group, states, &mut visit),
+                8 => self.group_indices::<8>(group, states, &mut visit),
+                9 => self.group_indices::<9>(group, states, &mut visit),
+                _ => self.group_indices::<MAX_TUPLE>(group, states, &mut visit),
+            }
+        }
+    }
+
+    /// [`NTuple::for_each_index`] for the placements of one group, whose tuples have `N`
+    /// cells: each index is Σ states[cell k] · states^k, with no chain between the terms.
+    #[inline(always)]
+    fn group_indices<const N: usize>(
+        &self,
+        group: &Group,
+        states: &[u8; MAX_CELLS],
+        visit: &mut impl FnMut(usize),
+    ) {
+        for (cells, &offset) in group.cells.chunks_exact(N).zip(&group.offsets) {
+            let mut index = offset;
+            for k in 0..N {
+                index += u32::from(states[usize::from(cells[k]) % MAX_CELLS]) * self.powers[k];
+            }
+            visit(index as usize);
+        }
+    }
+
+    /// The sum of the weights the board `states` looks up (before any squashing).
+    #[inline]
+    pub fn sum(&self, states: &[u8; MAX_CELLS]) -> f32 {
+        let mut indices: ArrayVec<u32, MAX_PLACEMENTS> = ArrayVec::new();
+        self.for_each_index(states, |i| indices.push(i as u32));
+        self.looked_up_sum(&indices)
+    }
+
+    /// Indexes the board `states` for [`NTuple::sum_near`].
+    pub fn index_board(&self, states: &[u8; MAX_CELLS]) -> IndexedBoard {
+        let mut indices = Vec::with_capacity(self.placements());
+        self.for_each_index(states, |i| indices.push(i as u32));
+        IndexedBoard {
+            states: *states,
+            indices,
+        }
+    }
+
+    /// [`NTuple::sum`] of the board `states`, computed from `near`, an indexed board that
+    /// differs from it in few cells: only the placements of the changed cells are redone.
+    pub fn sum_near(&self, near: &IndexedBoard, states: &[u8; MAX_CELLS]) -> f32 {
+        let mut indices: ArrayVec<u32, MAX_PLACEMENTS> = ArrayVec::new();
+        indices
+            .try_extend_from_slice(&near.indices)
+            .expect("a network has at most MAX_PLACEMENTS placements");
+        for (word, (old, new)) in near
+            .states
+            .chunks_exact(8)
+            .zip(states.chunks_exact(8))
+            .enumerate()
+        {
+            if old == new {
+                continue;
+            }
+            for k in 0..8 {
+                let (was, now) = (old[k], new[k]);
+                if was != now {
+                    let cell = word * 8 + k;
+                    let touched = &self.touching
+                        [self.touch_start[cell] as usize..self.touch_start[cell + 1] as usize];
+                    for &(placement, power) in touched {
+                        let slot = &mut indices[usize::from(placement)];
+                        *slot = (*slot + u32::from(now) * power) - u32::from(was) * power;
+                    }
+                }
+            }
+        }
+        self.looked_up_sum(&indices)
+    }
+
+    /// The sum of the weights at `indices`, in four interleaved partial sums so that the
+    /// look-ups overlap instead of waiting on one running total.
+    #[inline]
+    fn looked_up_sum(&self, indices: &[u32]) -> f32 {
+        let mut lanes = [0.0f32; 4];
+        let chunks = indices.chunks_exact(4);
+        let tail: f32 = chunks
+            .remainder()
+            .iter()
+            .map(|&i| self.weights[i as usize])
+            .sum();
+        for chunk in chunks {
+            for k in 0..4 {
+                lanes[k] += self.weights[chunk[k] as usize];
+            }
+        }
+        (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
+    }
+
+    /// One step of gradient learning of the squashed value tanh(sum) on the board `states`:
+    /// every weight it looks up moves by `rate` · (target − value) · (1 − value²) (a weight
+    /// looked up twice moves twice). Returns the value before the step.
+    pub fn learn(&mut self, states: &[u8; MAX_CELLS], target: f32, rate: f32) -> f32 {
+        let mut indices: ArrayVec<u32, MAX_PLACEMENTS> = ArrayVec::new();
+        self.for_each_index(states, |i| indices.push(i as u32));
+        let value = tanh(self.looked_up_sum(&indices));
+        let step = rate * (target - value) * (1.0 - value * value);
+        for &i in &indices {
+            self.weights[i as usize] += step;
+        }
+        value
+    }
+}
+
+/// tanh from the branch-free exponential: tanh x = 1 − 2 / (e^{2x} + 1), within 1e-6.
+#[inline]
+pub fn tanh(x: f32) -> f32 {
+    1.0 - 2.0 / (fast_exp(2.0 * x) + 1.0)
+}

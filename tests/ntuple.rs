@@ -1,0 +1,258 @@
+//! N-tuple networks and the learning hooks: published sizes, symmetry, incremental
+//! evaluation, gradient steps, and champion files of every family.
+
+use std::path::Path;
+
+use rand::RngExt;
+
+use evoboard::arena::{AgentSpec, random_opening};
+use evoboard::eval::Evaluator;
+use evoboard::eval::neural::{Champion, NeuralEvaluator, NeuralInput};
+use evoboard::eval::othello_tuples::symmetries;
+use evoboard::games::othello::Othello;
+use evoboard::games::{Game, MoveList, Player};
+use evoboard::nn::ntuple::{MAX_CELLS, TupleError};
+use evoboard::nn::{Architecture, Mlp, Network, Topology, TupleSpec, nguyen_widrow};
+use evoboard::rng::{GameRng, rng_for};
+
+/// A network of the named set with random weights, small enough that values do not
+/// saturate at ±1.
+fn othello_network(set: &str, rng: &mut GameRng) -> Network {
+    let start = Othello::start();
+    let architecture = Architecture::NTuple(start.tuple_set(set).expect("a known set"));
+    let genes = (0..architecture.genes())
+        .map(|_| rng.random_range(-0.02..0.02f32))
+        .collect();
+    start.network(&architecture, genes)
+}
+
+/// Positions from random play, finished ones excluded.
+fn positions(count: usize, rng: &mut GameRng) -> Vec<Othello> {
+    (0..count)
+        .filter_map(|k| random_opening(&Othello::start(), 4 + (k % 50) as u32, rng))
+        .collect()
+}
+
+/// `game` with every square moved by `map`.
+fn transformed(game: &Othello, map: &[u8]) -> Othello {
+    let image = |bits: u64| {
+        (0..64)
+            .filter(|&s| bits >> s & 1 == 1)
+            .fold(0u64, |acc, s| acc | 1 << map[s])
+    };
+    Othello::from_discs(
+        image(game.discs(Player::First)),
+        image(game.discs(Player::Second)),
+        game.to_move(),
+    )
+    .expect("disjoint")
+}
+
+#[test]
+fn tuple_sets_have_their_published_sizes() {
+    let start = Othello::start();
+    let genes = |set: &str| start.tuple_set(set).expect("known").genes();
+    // Jaśkowski (2014): all straight 2-tuples, 288 weights; Jaśkowski & Szubert (2016):
+    // all straight 3- and 4-tuples, 648 and 1,701; with the 2×2 squares, 2,511.
+    assert_eq!(genes("straight2"), 288);
+    assert_eq!(genes("straight3"), 648);
+    assert_eq!(genes("straight4"), 1701);
+    assert_eq!(genes("squares2"), 810);
+    assert_eq!(genes("straight4-squares2"), 2511);
+    // Buro's Logistello patterns: 3^4 + … + 3^8 + 3 · 3^8 + 3^10 · 2 + 3^9.
+    assert_eq!(genes("logistello"), 167_265);
+    assert!(start.tuple_set("nonsense").is_none());
+}
+
+#[test]
+fn values_are_invariant_under_the_board_symmetries() {
+    let mut rng = rng_for(11, &[]);
+    for set in ["logistello", "straight2", "squares2"] {
+        let evaluator = NeuralEvaluator::new(othello_network(set, &mut rng));
+        for game in positions(60, &mut rng) {
+            let value = evaluator.evaluate(&game, game.to_move());
+            for map in symmetries() {
+                let image = evaluator.evaluate(&transformed(&game, &map), game.to_move());
+                assert!((value - image).abs() < 1e-5, "{set}: {value} vs {image}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_ntuple_evaluator_is_exactly_antisymmetric() {
+    let mut rng = rng_for(12, &[]);
+    let evaluator = NeuralEvaluator::new(othello_network("straight3", &mut rng));
+    for game in positions(100, &mut rng) {
+        let mine = evaluator.evaluate(&game, Player::First);
+        assert_eq!(mine, -evaluator.evaluate(&game, Player::Second));
+        assert!(mine.abs() < 1.0);
+    }
+}
+
+#[test]
+fn incremental_child_values_equal_full_evaluations() {
+    let mut rng = rng_for(13, &[]);
+    let network = othello_network("logistello", &mut rng);
+    let evaluator = NeuralEvaluator::new(network.clone());
+    let mut moves = MoveList::new();
+    for game in positions(80, &mut rng) {
+        game.legal_moves(&mut moves);
+        let children: Vec<Othello> = moves
+            .iter()
+            .map(|&mv| game.play(mv).expect("legal"))
+            .collect();
+        let mover = game.to_move();
+        let values = game.values_after(&network, &children, mover);
+        for (child, value) in children.iter().zip(values) {
+            let expected = match child.outcome() {
+                Some(outcome) => outcome.sign_for(mover) as f32,
+                None => evaluator.evaluate(child, mover),
+            };
+            assert_eq!(value, expected, "{}", child.to_position_string());
+        }
+    }
+}
+
+#[test]
+fn cells_are_read_from_the_perspective_given() {
+    let mut rng = rng_for(14, &[]);
+    for game in positions(50, &mut rng) {
+        for perspective in Player::BOTH {
+            let mut cells = [9u8; MAX_CELLS];
+            game.read_cells(perspective, &mut cells);
+            let (own, opp) = (game.discs(perspective), game.discs(perspective.opponent()));
+            for (square, &cell) in cells.iter().enumerate() {
+                let expected = (own >> square & 1) as u8 + 2 * (opp >> square & 1) as u8;
+                assert_eq!(cell, expected, "square {square}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_learning_step_moves_the_value_towards_its_target() {
+    let mut rng = rng_for(15, &[]);
+    for game in positions(20, &mut rng) {
+        let mut network = othello_network("straight4", &mut rng);
+        let before = game.value_for_mover(&network);
+        let target = if before > 0.0 { -1.0 } else { 1.0 };
+        let returned = game.learn(&mut network, target, 0.001);
+        assert_eq!(returned, before);
+        let after = game.value_for_mover(&network);
+        assert!((after - target).abs() < (before - target).abs());
+    }
+}
+
+#[test]
+fn the_mlp_gradient_matches_finite_differences() {
+    let topology = Topology::new(&[6, 5, 3, 1]).unwrap();
+    let genes = nguyen_widrow(&topology, &mut rng_for(16, &[]));
+    let input = [0.5, -1.0, 0.0, 0.25, 1.0, -0.5];
+    let base = Mlp::new(topology.clone(), genes.clone());
+    let step = 1e-3f32;
+    let mut stepped = base.clone();
+    stepped.add_gradient(&input, step);
+    for g in 0..topology.genes() {
+        let h = 1e-2f32;
+        let mut plus = genes.clone();
+        plus[g] += h;
+        let mut minus = genes.clone();
+        minus[g] -= h;
+        let numeric = (Mlp::new(topology.clone(), plus).forward(&input)
+            - Mlp::new(topology.clone(), minus).forward(&input))
+            / (2.0 * h);
+        let analytic = (stepped.genes()[g] - genes[g]) / step;
+        assert!(
+            (numeric - analytic).abs() < 2e-3,
+            "gene {g}: {numeric} vs {analytic}"
+        );
+    }
+    // The fast first-layer copy follows the chromosome.
+    let rebuilt = Mlp::new(topology, stepped.genes().to_vec());
+    assert_eq!(rebuilt.forward(&input), stepped.forward(&input));
+}
+
+#[test]
+fn tuple_specs_that_do_not_fit_the_board_are_refused() {
+    let spec = |tuples: Vec<Vec<u8>>| TupleSpec {
+        name: "test".into(),
+        states: 3,
+        tuples,
+    };
+    assert_eq!(spec(vec![]).check(64, 3, 8), Err(TupleError::Empty));
+    assert_eq!(
+        spec(vec![vec![0, 64]]).check(64, 3, 8),
+        Err(TupleError::BadCell(0, 64, 64))
+    );
+    assert_eq!(
+        spec(vec![vec![1, 2, 1]]).check(64, 3, 8),
+        Err(TupleError::RepeatedCell(0, 1))
+    );
+    assert_eq!(
+        spec(vec![(0..11).collect()]).check(64, 3, 8),
+        Err(TupleError::BadLength(0, 11))
+    );
+    assert_eq!(
+        spec(vec![vec![0]]).check(64, 4, 8),
+        Err(TupleError::States {
+            found: 3,
+            expected: 4
+        })
+    );
+    assert_eq!(
+        spec(vec![vec![0, 1]; 200]).check(64, 3, 8),
+        Err(TupleError::TooManyPlacements)
+    );
+    assert_eq!(
+        spec(vec![vec![0, 1], vec![2, 10, 18]]).check(64, 3, 8),
+        Ok(())
+    );
+}
+
+#[test]
+fn champions_of_either_family_round_trip_and_play() {
+    let dir = std::env::temp_dir().join(format!("evoboard-ntuple-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("champion.evo");
+    let mut rng = rng_for(17, &[]);
+    let network = othello_network("straight3", &mut rng);
+    let champion = Champion {
+        architecture: network.architecture(),
+        genes: network.genes().to_vec(),
+        depth: 1,
+        preset: "td".into(),
+        seed: 17,
+        generation: 3,
+        fitness: 0.0,
+        benchmark_win_rate: None,
+        test_win_rate: Some(0.5),
+    };
+    champion.save(&path, "othello").unwrap();
+    assert_eq!(Champion::load(&path, "othello").unwrap(), champion);
+    let spec: AgentSpec = format!("champion:{}", path.display()).parse().unwrap();
+    let start = Othello::start();
+    let agent = spec.build(&start).unwrap();
+    let mv = agent.choose(&start, &mut rng);
+    assert!(start.play(mv).is_ok());
+    // The same file is no Kalah player.
+    let kalah = evoboard::games::mancala::Kalah::game(6, 4, false);
+    assert!(spec.build(&kalah).is_err());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn champions_written_before_network_families_still_load_and_play() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/champion-format1-congklak.evo");
+    let champion = Champion::load(&path, "congklak").expect("a format-1 champion loads");
+    assert_eq!(champion.architecture.family(), "mlp");
+    assert_eq!(champion.genes.len(), champion.architecture.genes());
+    let spec: AgentSpec = format!("champion:{}", path.display()).parse().unwrap();
+    let start = evoboard::games::mancala::Congklak::game();
+    let mv = spec
+        .build(&start)
+        .unwrap()
+        .choose(&start, &mut rng_for(1, &[]));
+    assert!(start.play(mv).is_ok());
+}
