@@ -366,7 +366,7 @@ fn small_td() -> EvolveConfig {
         sparring_share: 0.5,
         candidates: 2,
         selection_games: 8,
-        ..EvolveConfig::for_inputs(Preset::Td, 64)
+        ..EvolveConfig::for_game(Preset::Td, &Othello::start())
     }
 }
 
@@ -429,7 +429,7 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
     };
     let blank = score(&network);
     let setup = |k: usize| GameSetup {
-        start: start.clone(),
+        start,
         opponent: Opponent::SelfPlay,
         rng: rng_for(21, &[k as u64]),
     };
@@ -457,7 +457,7 @@ fn the_paper_preset_reproduces_its_pinned_run() {
         depth: 2,
         bench_games: 10,
         seed: 42,
-        ..EvolveConfig::for_inputs(Preset::Paper, 64)
+        ..EvolveConfig::for_game(Preset::Paper, &Othello::start())
     };
     let dir = temp_dir("paper-pin");
     let (csv, _, _) = run(&config, &dir, 2);

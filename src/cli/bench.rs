@@ -1,6 +1,7 @@
 //! `evoboard bench`: engine speed on fixed work: perft leaves per second from the start
-//! position and alpha-beta nodes per second over fixed positions (one thread), and the
-//! time of one paper-sized league generation on 1 and 2 threads.
+//! position and alpha-beta nodes per second over fixed positions (one thread), the time of
+//! one paper-sized league generation on 1 and 2 threads, and the learning throughput of
+//! the TD preset's network (games per second per thread).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -11,10 +12,12 @@ use crate::arena::random_openings;
 use crate::cli::{GameName, with_game};
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
+use crate::evolve::architecture_for;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::league::{league_games, play_league};
 use crate::evolve::population::founders;
 use crate::games::perft;
+use crate::learn::td::{GameSetup, Opponent, TdSettings, train};
 use crate::nn::{Architecture, Mlp, Topology};
 use crate::rng::rng_for;
 use crate::search::search;
@@ -36,6 +39,9 @@ pub struct BenchArgs {
     /// Timings of the league generation; the best is reported.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
     repeats: u16,
+    /// Self-play games of the learning-throughput measurement.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    learning_games: u32,
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
@@ -71,13 +77,47 @@ fn measure<G: NamedEvaluators>(start: G, args: &BenchArgs) -> anyhow::Result<()>
             );
         }
     }
-    measure_generation(&start, args.repeats)
+    measure_generation(&start, args.repeats)?;
+    measure_learning(&start, args.learning_games)
+}
+
+/// TD learning throughput: `games` self-play learning games of the TD preset's default
+/// network (from a blank network, so the games are those of early learning), on 1 and on
+/// 2 threads, in games per second per thread.
+fn measure_learning<G: NamedEvaluators>(start: &G, games: u32) -> anyhow::Result<()> {
+    let config = EvolveConfig::for_game(Preset::Td, start);
+    let architecture = architecture_for(start, &config)?;
+    let settings = TdSettings {
+        learning_rate: config.learning_rate,
+        exploration: config.exploration,
+    };
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
+        let setup = |k: usize| GameSetup {
+            start: start.clone(),
+            opponent: Opponent::SelfPlay,
+            rng: rng_for(config.seed, &[k as u64]),
+        };
+        let clock = Instant::now();
+        pool.install(|| train(&mut network, games as usize, &setup, settings));
+        let seconds = clock.elapsed().as_secs_f64();
+        println!(
+            "TD learning ({}): {games} self-play games at 1 ply in {seconds:.2} s on {threads} thread{}: {:.0} games/s per thread",
+            architecture,
+            if threads == 1 { "" } else { "s" },
+            f64::from(games) / seconds / threads as f64
+        );
+    }
+    Ok(())
 }
 
 /// Seed 004's generation: 20 Nguyen-Widrow networks (64-42-1 for Othello), a full league
 /// of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
 fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> anyhow::Result<()> {
-    let config = EvolveConfig::for_inputs(Preset::Paper, start.input_len());
+    let config = EvolveConfig::for_game(Preset::Paper, start);
     let mut layers = vec![start.input_len()];
     layers.extend(&config.hidden);
     layers.push(1);

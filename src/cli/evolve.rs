@@ -28,8 +28,9 @@ pub struct EvolveArgs {
     #[arg(long)]
     preset: Option<Preset>,
     /// Network family: `mlp` (hidden layers from --hidden) or `ntuple:SET` (Othello sets:
-    /// logistello, straight2, straight3, straight4, squares2, straight4-squares2)
-    /// [default: mlp; td: ntuple:logistello].
+    /// logistello, straight2, straight3, straight4, squares2, straight4-squares2, each
+    /// optionally with +discs and/or +mobility global features) [default: mlp; td:
+    /// ntuple:logistello].
     #[arg(long)]
     network: Option<NetworkChoice>,
     /// Individuals per generation [default: 20]. League cost grows as P²: P·(P−1) games
@@ -130,8 +131,8 @@ pub const DEFAULT_PRESET: Preset = Preset::Modern;
 
 impl EvolveArgs {
     /// The settings of a new run: the preset's defaults with the given flags applied.
-    fn config(&self, inputs: usize) -> EvolveConfig {
-        let mut config = EvolveConfig::for_inputs(self.preset.unwrap_or(DEFAULT_PRESET), inputs);
+    fn config<G: NamedEvaluators>(&self, start: &G) -> EvolveConfig {
+        let mut config = EvolveConfig::for_game(self.preset.unwrap_or(DEFAULT_PRESET), start);
         self.apply(&mut config);
         config
     }
@@ -206,7 +207,7 @@ pub fn run(args: &EvolveArgs) -> anyhow::Result<()> {
 
 fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()> {
     let game = start.name();
-    let config = args.config(start.input_len());
+    let config = args.config(&start);
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
             "populations/{}-{}-seed{}",

@@ -6,9 +6,11 @@
 //!   evaluated side, and its sigmoid output σ ∈ (0, 1) is used as 2σ − 1, so leaves
 //!   evaluated for either side are comparable in negamax;
 //! - an **n-tuple network** reads the board's cells as seen by the side to move, and its
-//!   value tanh(Σ weights) is that side's; the other side gets its negation. It is thus
-//!   exactly antisymmetric, which temporal-difference learning and the search's move
-//!   ordering (which values a child for the player who just moved) both rely on.
+//!   score Σ weights is that side's; the other side gets its negation. It is thus exactly
+//!   antisymmetric, which temporal-difference learning and the search's move ordering
+//!   (which values a child for the player who just moved) both rely on. Learning aims
+//!   tanh(score) at game results (±1, 0); search and move choice compare the scores
+//!   themselves, which never saturate.
 
 use std::path::Path;
 
@@ -19,8 +21,10 @@ use crate::eval::othello_tuples;
 use crate::games::othello::Othello;
 use crate::games::othello::bitboard::squares;
 use crate::games::{Game, Player};
-use crate::nn::ntuple::{MAX_CELLS, tanh};
-use crate::nn::{Architecture, MAX_WIDTH, Mlp, Network, Topology, TupleSpec};
+use arrayvec::ArrayVec;
+
+use crate::nn::ntuple::{MAX_CELLS, MAX_FEATURES};
+use crate::nn::{Architecture, MAX_WIDTH, Mlp, NTuple, Network, Topology, TupleSpec};
 use crate::persist::{self, FileKind, PersistError};
 
 /// How a game's board looks to n-tuple networks: its cells, their states and the board's
@@ -30,6 +34,8 @@ pub struct CellBoard {
     pub cells: usize,
     pub states: u8,
     pub symmetries: Vec<Vec<u8>>,
+    /// The global features n-tuple networks may read: names and numbers of values.
+    pub features: &'static [(&'static str, u16)],
 }
 
 /// Games whose positions networks can read. The MLP input defaults to the dense
@@ -53,6 +59,29 @@ pub trait NeuralInput: Game {
     /// Writes each cell's state as `perspective` sees it into `out` (one per cell).
     fn read_cells(&self, _perspective: Player, _out: &mut [u8]) {}
 
+    /// The value of global feature `index` (in [`CellBoard::features`]) as `perspective`
+    /// sees the position.
+    fn global_feature(&self, _perspective: Player, _index: u8) -> u16 {
+        0
+    }
+
+    /// The cells and global features of this position as `perspective` sees them, for
+    /// `ntuple`.
+    fn read_board(
+        &self,
+        ntuple: &NTuple,
+        perspective: Player,
+    ) -> ([u8; MAX_CELLS], ArrayVec<u16, MAX_FEATURES>) {
+        let mut cells = [0u8; MAX_CELLS];
+        self.read_cells(perspective, &mut cells);
+        let features = ntuple
+            .feature_sources()
+            .iter()
+            .map(|&source| self.global_feature(perspective, source))
+            .collect();
+        (cells, features)
+    }
+
     /// The n-tuple sets this game offers by name, with a line on each.
     fn tuple_sets(&self) -> &'static [(&'static str, &'static str)] {
         &[]
@@ -63,46 +92,62 @@ pub trait NeuralInput: Game {
         None
     }
 
-    /// The value of this position for the side to move, in (−1, 1).
-    fn value_for_mover(&self, network: &Network) -> f32 {
+    /// The tuple set TD learning trains by default, if the game has tuple sets.
+    fn default_tuple_set(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The network's score of this position for the side to move, before any squashing:
+    /// an n-tuple network's sum, an MLP's 2σ − 1. Scores order positions; values (see
+    /// [`Network::squash`]) are what TD learning aims at. Ordering by unsquashed sums
+    /// matters: tanh of a large sum is exactly ±1 in f32, and moves whose values tie
+    /// there would be chosen by generation order.
+    fn score_for_mover(&self, network: &Network) -> f32 {
         let mover = self.to_move();
         match network {
             Network::Mlp(mlp) => 2.0 * self.network_output(mlp, mover) - 1.0,
             Network::NTuple(ntuple) => {
-                let mut cells = [0u8; MAX_CELLS];
-                self.read_cells(mover, &mut cells);
-                tanh(ntuple.sum(&cells))
+                let (cells, features) = self.read_board(ntuple, mover);
+                ntuple.sum(&cells, &features)
             }
         }
     }
 
-    /// The value for `mover` of each of `children` (positions one move from this one): exact
-    /// for finished games (+1, 0, −1), else the network's. N-tuple networks index this
-    /// position once and redo only the tuples each move changed.
-    fn values_after(&self, network: &Network, children: &[Self], mover: Player) -> Vec<f32> {
-        let signed = |child: &Self, value: f32| {
-            if child.to_move() == mover {
-                value
-            } else {
-                -value
-            }
-        };
+    /// The value of this position for the side to move, in [−1, 1].
+    fn value_for_mover(&self, network: &Network) -> f32 {
+        network.squash(self.score_for_mover(network))
+    }
+
+    /// The score of this position for `mover`, who just moved here: a finished game's is
+    /// [`Network::result_score`], beyond every network score.
+    fn score_after(&self, network: &Network, mover: Player) -> f32 {
+        match self.outcome() {
+            Some(outcome) => network.result_score(outcome.sign_for(mover)),
+            None if self.to_move() == mover => self.score_for_mover(network),
+            None => -self.score_for_mover(network),
+        }
+    }
+
+    /// [`NeuralInput::score_after`] of each of `children` (positions one move from this
+    /// one, made by `mover`). N-tuple networks index this position once and redo only the
+    /// tuples each move changed.
+    fn scores_after(&self, network: &Network, children: &[Self], mover: Player) -> Vec<f32> {
         let mut near = None;
         children
             .iter()
-            .map(|child| match (child.outcome(), network) {
-                (Some(outcome), _) => outcome.sign_for(mover) as f32,
-                (None, Network::NTuple(ntuple)) if child.to_move() != mover => {
+            .map(|child| match network {
+                Network::NTuple(ntuple)
+                    if child.to_move() != mover && child.outcome().is_none() =>
+                {
                     let near = near.get_or_insert_with(|| {
                         let mut cells = [0u8; MAX_CELLS];
                         self.read_cells(mover.opponent(), &mut cells);
                         ntuple.index_board(&cells)
                     });
-                    let mut cells = [0u8; MAX_CELLS];
-                    child.read_cells(child.to_move(), &mut cells);
-                    -tanh(ntuple.sum_near(near, &cells))
+                    let (cells, features) = child.read_board(ntuple, child.to_move());
+                    -ntuple.sum_near(near, &cells, &features)
                 }
-                (None, _) => signed(child, child.value_for_mover(network)),
+                _ => child.score_after(network, mover),
             })
             .collect()
     }
@@ -122,17 +167,18 @@ pub trait NeuralInput: Game {
                 value
             }
             Network::NTuple(ntuple) => {
-                let mut cells = [0u8; MAX_CELLS];
-                self.read_cells(mover, &mut cells);
-                ntuple.learn(&cells, target, rate)
+                let (cells, features) = self.read_board(ntuple, mover);
+                ntuple.learn(&cells, &features, target, rate)
             }
         }
     }
 
     /// The network of `architecture` with chromosome `genes` for this game.
     fn network(&self, architecture: &Architecture, genes: Vec<f32>) -> Network {
-        let symmetries = self.cell_board().map(|b| b.symmetries).unwrap_or_default();
-        Network::new(architecture, genes, &symmetries)
+        let (symmetries, features) = self
+            .cell_board()
+            .map_or((Vec::new(), &[][..]), |b| (b.symmetries, b.features));
+        Network::new(architecture, genes, &symmetries, features)
     }
 
     /// Why `architecture` cannot read this game's positions, if it cannot.
@@ -149,8 +195,13 @@ pub trait NeuralInput: Game {
                 let board = self
                     .cell_board()
                     .ok_or_else(|| format!("{} has no n-tuple networks", self.name()))?;
-                spec.check(board.cells, board.states, board.symmetries.len())
-                    .map_err(|e| e.to_string())
+                spec.check(
+                    board.cells,
+                    board.states,
+                    board.symmetries.len(),
+                    board.features,
+                )
+                .map_err(|e| e.to_string())
             }
         }
     }
@@ -172,6 +223,7 @@ impl NeuralInput for Othello {
             cells: 64,
             states: othello_tuples::STATES,
             symmetries: othello_tuples::symmetries(),
+            features: &othello_tuples::GLOBAL_FEATURES,
         })
     }
 
@@ -186,12 +238,20 @@ impl NeuralInput for Othello {
         }
     }
 
+    fn global_feature(&self, perspective: Player, index: u8) -> u16 {
+        othello_tuples::global_feature(self, perspective, index)
+    }
+
     fn tuple_sets(&self) -> &'static [(&'static str, &'static str)] {
         &othello_tuples::TUPLE_SETS
     }
 
     fn tuple_set(&self, name: &str) -> Option<TupleSpec> {
         othello_tuples::tuple_set(name)
+    }
+
+    fn default_tuple_set(&self) -> Option<&'static str> {
+        Some(othello_tuples::DEFAULT_SET)
     }
 }
 
@@ -233,11 +293,11 @@ impl<G: NeuralInput> Evaluator<G> for NeuralEvaluator {
         match &self.network {
             Network::Mlp(mlp) => 2.0 * game.network_output(mlp, perspective) - 1.0,
             Network::NTuple(_) => {
-                let value = game.value_for_mover(&self.network);
+                let score = game.score_for_mover(&self.network);
                 if perspective == game.to_move() {
-                    value
+                    score
                 } else {
-                    -value
+                    -score
                 }
             }
         }

@@ -4,7 +4,33 @@
 //! or the opponent's (2). The board's eight symmetries (four rotations, each with its
 //! mirror image) place every tuple eight times.
 
+use crate::games::Player;
+use crate::games::othello::Othello;
 use crate::nn::TupleSpec;
+use crate::nn::ntuple::GlobalFeature;
+
+/// The global features networks may add to their tuples (`SET+discs`, `SET+mobility`):
+/// the disc counts of the side evaluated and its opponent (0–64), and their numbers of
+/// legal placements (0–33, the most any Othello position has).
+pub const GLOBAL_FEATURES: [(&str, u16); 4] = [
+    ("discs", 65),
+    ("opponent-discs", 65),
+    ("mobility", 34),
+    ("opponent-mobility", 34),
+];
+
+/// The value of global feature `index` of `game` for `perspective`.
+pub fn global_feature(game: &Othello, perspective: Player, index: u8) -> u16 {
+    let side = match index {
+        0 | 2 => perspective,
+        _ => perspective.opponent(),
+    };
+    let count = match index {
+        0 | 1 => game.discs(side),
+        _ => game.move_squares(side),
+    };
+    count.count_ones() as u16
+}
 
 /// Cell states of an Othello square: empty, own disc, opponent disc.
 pub const STATES: u8 = 3;
@@ -41,6 +67,9 @@ fn at(row: u8, col: u8) -> u8 {
     row * 8 + col
 }
 
+/// The set the TD preset trains by default.
+pub const DEFAULT_SET: &str = "logistello";
+
 /// The names `--network ntuple:NAME` accepts, with what each is.
 pub const TUPLE_SETS: [(&str, &str); 6] = [
     (
@@ -60,9 +89,30 @@ pub const TUPLE_SETS: [(&str, &str); 6] = [
     ),
 ];
 
-/// The tuple set called `name`, if there is one.
+/// The tuple set called `name`, if there is one: a set of [`TUPLE_SETS`], optionally
+/// followed by `+discs` and/or `+mobility` (each adds the two global features of that name).
 pub fn tuple_set(name: &str) -> Option<TupleSpec> {
-    let tuples = match name {
+    let mut parts = name.split('+');
+    let base = parts.next()?;
+    let mut features = Vec::new();
+    for extra in parts {
+        let names = match extra {
+            "discs" => ["discs", "opponent-discs"],
+            "mobility" => ["mobility", "opponent-mobility"],
+            _ => return None,
+        };
+        for feature in names {
+            let &(name, size) = GLOBAL_FEATURES.iter().find(|(n, _)| *n == feature)?;
+            if features.iter().any(|f: &GlobalFeature| f.name == name) {
+                return None;
+            }
+            features.push(GlobalFeature {
+                name: name.to_string(),
+                size,
+            });
+        }
+    }
+    let tuples = match base {
         "logistello" => logistello(),
         "straight2" => distinct_up_to_symmetry(straight(2)),
         "straight3" => distinct_up_to_symmetry(straight(3)),
@@ -79,6 +129,7 @@ pub fn tuple_set(name: &str) -> Option<TupleSpec> {
         name: name.to_string(),
         states: STATES,
         tuples,
+        features,
     })
 }
 

@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::eval::neural::NeuralInput;
+
 /// The algorithms on offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
@@ -170,13 +172,17 @@ impl EvolveConfig {
         }
     }
 
-    /// The defaults of the TD preset: one network of Buro's Logistello patterns learning
-    /// from 20,000 games a generation at α = 0.002 and ε = 0.1, benchmarked at depth 2,
-    /// the champion chosen among the best 5 by a fresh 400-game test.
-    fn td() -> EvolveConfig {
+    /// The defaults of the TD preset: one network (n-tuple set `tuples` where the game has
+    /// one, else an MLP) learning from 20,000 games a generation at α = 0.002 and ε = 0.1,
+    /// benchmarked at depth 2, the champion chosen among the best 5 by a fresh 400-game
+    /// test; checkpoints (a few MB each) are kept for the last 2 generations only.
+    fn td(tuples: Option<&str>) -> EvolveConfig {
         EvolveConfig {
             population: 1,
-            network: NetworkChoice::NTuple("logistello".to_string()),
+            network: tuples.map_or(NetworkChoice::Mlp, |set| {
+                NetworkChoice::NTuple(set.to_string())
+            }),
+            keep_checkpoints: Some(2),
             hall_of_fame: 0,
             td_games: 20_000,
             gate: 1.0,
@@ -196,11 +202,13 @@ impl EvolveConfig {
         self.preset != Preset::Td
     }
 
-    /// The defaults of `preset` for a game whose networks read `inputs` values: one hidden
-    /// layer of ⌊2/3 · inputs⌋ units, the paper's rule of thumb (64 → 42).
-    pub fn for_inputs(preset: Preset, inputs: usize) -> EvolveConfig {
+    /// The defaults of `preset` for the game of `start`: an MLP has one hidden layer of
+    /// ⌊2/3 · inputs⌋ units, the paper's rule of thumb (64 → 42); the TD preset trains the
+    /// game's default n-tuple set where it has one, else that MLP.
+    pub fn for_game<G: NeuralInput>(preset: Preset, start: &G) -> EvolveConfig {
+        let inputs = start.input_len();
         let base = match preset {
-            Preset::Td => EvolveConfig::td(),
+            Preset::Td => EvolveConfig::td(start.default_tuple_set()),
             _ => EvolveConfig::new(preset),
         };
         EvolveConfig {

@@ -396,7 +396,7 @@ fn check_benchmark_openings<G: NamedEvaluators>(
 
 /// The network for `start`'s game and the run's settings: an MLP with the game's inputs,
 /// the hidden layers and one output, or the named n-tuple set.
-fn architecture_for<G: NamedEvaluators>(
+pub fn architecture_for<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
 ) -> Result<Architecture, EvolveError> {

@@ -38,21 +38,11 @@ pub struct TdSettings {
 /// The value for `mover` of the position `child` reached by one of its moves: exact when
 /// the game is over (+1 win, 0 draw, −1 loss), else the network's.
 pub fn value_after<G: NeuralInput>(network: &Network, child: &G, mover: Player) -> f32 {
-    match child.outcome() {
-        Some(outcome) => outcome.sign_for(mover) as f32,
-        None => {
-            let value = child.value_for_mover(network);
-            if child.to_move() == mover {
-                value
-            } else {
-                -value
-            }
-        }
-    }
+    network.squash(child.score_after(network, mover))
 }
 
-/// The move a 1-ply search with `network` picks and its value for the mover: the best
-/// position for the mover (the first in generation order on ties).
+/// The move a 1-ply search with `network` picks and its value for the mover: the position
+/// with the best score for the mover (the first in generation order on ties).
 pub fn greedy_move<G: NeuralInput>(network: &Network, game: &G) -> (G::Move, f32) {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
@@ -64,14 +54,14 @@ pub fn greedy_move<G: NeuralInput>(network: &Network, game: &G) -> (G::Move, f32
             child
         })
         .collect();
-    let values = game.values_after(network, &children, game.to_move());
+    let scores = game.scores_after(network, &children, game.to_move());
     let mut best = (moves[0], f32::NEG_INFINITY);
-    for (&mv, &value) in moves.iter().zip(&values) {
-        if value > best.1 {
-            best = (mv, value);
+    for (&mv, &score) in moves.iter().zip(&scores) {
+        if score > best.1 {
+            best = (mv, score);
         }
     }
-    best
+    (best.0, network.squash(best.1))
 }
 
 /// Who plays a learning game against the network: itself, or a sparring partner that

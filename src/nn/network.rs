@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::nn::ntuple::{NTuple, TupleSpec};
+use crate::nn::ntuple::{NTuple, TupleSpec, tanh};
 use crate::nn::{Mlp, Topology};
 
 /// What a network is, without its weights: stored in champion files and run settings.
@@ -59,6 +59,10 @@ impl fmt::Display for Architecture {
     }
 }
 
+/// An n-tuple score standing for a finished game: far beyond any sum of weights, and
+/// squashed by tanh to exactly ±1.
+const RESULT_SCORE: f32 = 1.0e9;
+
 /// A network with its weights, ready to evaluate and to learn.
 #[derive(Clone, Debug)]
 pub enum Network {
@@ -68,12 +72,18 @@ pub enum Network {
 
 impl Network {
     /// The network of `architecture` with chromosome `genes`; `symmetries` (maps from cell
-    /// to cell, the identity included) place n-tuples, and are ignored by MLPs.
-    pub fn new(architecture: &Architecture, genes: Vec<f32>, symmetries: &[Vec<u8>]) -> Network {
+    /// to cell, the identity included) place n-tuples and `features` are the global
+    /// features the game offers (see [`NTuple::new`]); MLPs ignore both.
+    pub fn new(
+        architecture: &Architecture,
+        genes: Vec<f32>,
+        symmetries: &[Vec<u8>],
+        features: &[(&str, u16)],
+    ) -> Network {
         match architecture {
             Architecture::Mlp(topology) => Network::Mlp(Mlp::new(topology.clone(), genes)),
             Architecture::NTuple(spec) => {
-                Network::NTuple(NTuple::new(spec.clone(), genes, symmetries))
+                Network::NTuple(NTuple::new(spec.clone(), genes, symmetries, features))
             }
         }
     }
@@ -82,6 +92,24 @@ impl Network {
         match self {
             Network::Mlp(mlp) => Architecture::Mlp(mlp.topology().clone()),
             Network::NTuple(ntuple) => Architecture::NTuple(ntuple.spec().clone()),
+        }
+    }
+
+    /// The value in [−1, 1] that a score stands for: tanh of an n-tuple network's sum, an
+    /// MLP's 2σ − 1 as it is.
+    pub fn squash(&self, score: f32) -> f32 {
+        match self {
+            Network::Mlp(_) => score,
+            Network::NTuple(_) => tanh(score),
+        }
+    }
+
+    /// The score of a finished game with result `sign` (+1 win, 0 draw, −1 loss): beyond
+    /// every score the network gives, and squashed to exactly `sign`.
+    pub fn result_score(&self, sign: i32) -> f32 {
+        match self {
+            Network::Mlp(_) => sign as f32,
+            Network::NTuple(_) => sign as f32 * RESULT_SCORE,
         }
     }
 

@@ -24,6 +24,8 @@ pub const MAX_TABLE: usize = 1 << 20;
 /// Most placements (tuples times their images) a network may have: the incremental
 /// evaluation keeps one index per placement on the stack.
 pub const MAX_PLACEMENTS: usize = 1024;
+/// Most global features a network may read.
+pub const MAX_FEATURES: usize = 8;
 
 /// What an n-tuple network reads: the number of states of a cell and the tuples (lists of
 /// cell indices). Stored in champion files as is, so a network always reads its board the
@@ -35,6 +37,17 @@ pub struct TupleSpec {
     /// States a cell can be in (Othello: empty, own, opponent's).
     pub states: u8,
     pub tuples: Vec<Vec<u8>>,
+    /// Global features: tables looked up by one whole-board number each (a disc count, a
+    /// move count), for what no local pattern sees.
+    pub features: Vec<GlobalFeature>,
+}
+
+/// A global feature of the game (by the name the game gives it) and its table size: the
+/// feature's values run from 0 to `size − 1`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlobalFeature {
+    pub name: String,
+    pub size: u16,
 }
 
 /// Why a tuple spec does not fit a game.
@@ -54,6 +67,8 @@ pub enum TupleError {
     TooLarge(usize),
     #[error("the tuples have more than {MAX_PLACEMENTS} placements on the board")]
     TooManyPlacements,
+    #[error("the game has no global feature '{0}' of {1} values")]
+    UnknownFeature(String, u16),
 }
 
 impl TupleSpec {
@@ -64,12 +79,38 @@ impl TupleSpec {
 
     /// Chromosome length: the sum of the table sizes.
     pub fn genes(&self) -> usize {
+        self.tuple_genes()
+            + self
+                .features
+                .iter()
+                .map(|f| usize::from(f.size))
+                .sum::<usize>()
+    }
+
+    /// Weights of the tuple tables, which come first in the chromosome.
+    fn tuple_genes(&self) -> usize {
         (0..self.tuples.len()).map(|t| self.table_len(t)).sum()
     }
 
-    /// Checks the spec against a board of `cells` cells with `states` states each and
-    /// `symmetries` symmetries.
-    pub fn check(&self, cells: usize, states: u8, symmetries: usize) -> Result<(), TupleError> {
+    /// Checks the spec against a board of `cells` cells with `states` states each,
+    /// `symmetries` symmetries and the global features `offered` (names and sizes).
+    pub fn check(
+        &self,
+        cells: usize,
+        states: u8,
+        symmetries: usize,
+        offered: &[(&str, u16)],
+    ) -> Result<(), TupleError> {
+        if let Some(feature) = self
+            .features
+            .iter()
+            .find(|f| !offered.contains(&(f.name.as_str(), f.size)))
+        {
+            return Err(TupleError::UnknownFeature(
+                feature.name.clone(),
+                feature.size,
+            ));
+        }
         if self.tuples.is_empty() {
             return Err(TupleError::Empty);
         }
@@ -96,7 +137,9 @@ impl TupleSpec {
             }
         }
         // Each tuple has at most one placement per symmetry.
-        if self.tuples.len() * symmetries.max(1) > MAX_PLACEMENTS {
+        if self.tuples.len() * symmetries.max(1) + self.features.len() > MAX_PLACEMENTS
+            || self.features.len() > MAX_FEATURES
+        {
             return Err(TupleError::TooManyPlacements);
         }
         Ok(())
@@ -126,6 +169,10 @@ pub struct NTuple {
     /// power its state is multiplied by: `touching[touch_start[c]..touch_start[c + 1]]`.
     touching: Vec<(u16, u32)>,
     touch_start: Vec<u32>,
+    /// Where each global feature's table starts in the chromosome.
+    feature_offsets: Vec<u32>,
+    /// Each global feature's place in the list the game offers.
+    feature_sources: Vec<u8>,
 }
 
 /// A board indexed once, so that boards differing from it in a few cells (the positions a
@@ -138,9 +185,15 @@ pub struct IndexedBoard {
 impl NTuple {
     /// Builds the network for `spec` with `weights` (`spec.genes()` of them), placing every
     /// tuple at its images under `symmetries` (each a map from cell to cell; the identity
-    /// must be among them). Images that read the same cells in the same order are placed
-    /// once.
-    pub fn new(spec: TupleSpec, weights: Vec<f32>, symmetries: &[Vec<u8>]) -> NTuple {
+    /// must be among them) and finding its global features among the game's `offered`
+    /// ones (see [`TupleSpec::check`]). Images that read the same cells in the same order
+    /// are placed once.
+    pub fn new(
+        spec: TupleSpec,
+        weights: Vec<f32>,
+        symmetries: &[Vec<u8>],
+        offered: &[(&str, u16)],
+    ) -> NTuple {
         assert_eq!(weights.len(), spec.genes(), "weights for the tuple tables");
         let mut groups: Vec<Group> = Vec::new();
         let mut offset = 0usize;
@@ -175,6 +228,17 @@ impl NTuple {
             *slot = power;
             power = power.saturating_mul(u32::from(spec.states));
         }
+        let mut feature_offsets = Vec::new();
+        let mut feature_sources = Vec::new();
+        for feature in &spec.features {
+            feature_offsets.push(offset as u32);
+            offset += usize::from(feature.size);
+            let source = offered
+                .iter()
+                .position(|&(name, _)| name == feature.name)
+                .expect("the spec was checked against the game's features");
+            feature_sources.push(source as u8);
+        }
         let mut network = NTuple {
             spec,
             weights,
@@ -182,6 +246,8 @@ impl NTuple {
             powers,
             touching: Vec::new(),
             touch_start: Vec::new(),
+            feature_offsets,
+            feature_sources,
         };
         network.index_cells();
         network
@@ -208,6 +274,11 @@ impl NTuple {
 
     pub fn spec(&self) -> &TupleSpec {
         &self.spec
+    }
+
+    /// For each global feature of the spec, its index in the game's offered list.
+    pub fn feature_sources(&self) -> &[u8] {
+        &self.feature_sources
     }
 
     /// The chromosome: every table in order.
@@ -259,12 +330,34 @@ impl NTuple {
         }
     }
 
-    /// The sum of the weights the board `states` looks up (before any squashing).
+    /// The sum of the weights the board looks up (before any squashing): `states` of its
+    /// cells and `features`, the values of the spec's global features in order.
     #[inline]
-    pub fn sum(&self, states: &[u8; MAX_CELLS]) -> f32 {
+    pub fn sum(&self, states: &[u8; MAX_CELLS], features: &[u16]) -> f32 {
         let mut indices: ArrayVec<u32, MAX_PLACEMENTS> = ArrayVec::new();
         self.for_each_index(states, |i| indices.push(i as u32));
-        self.looked_up_sum(&indices)
+        self.looked_up_sum(&indices) + self.feature_sum(features)
+    }
+
+    /// The weight index of each global feature's value (values past a table's end read
+    /// its last entry).
+    fn feature_indices<'a>(&'a self, features: &'a [u16]) -> impl Iterator<Item = usize> + 'a {
+        self.spec
+            .features
+            .iter()
+            .zip(&self.feature_offsets)
+            .zip(features)
+            .map(|((feature, &offset), &value)| {
+                offset as usize + usize::from(value.min(feature.size - 1))
+            })
+    }
+
+    /// The global features' share of the sum.
+    #[inline]
+    fn feature_sum(&self, features: &[u16]) -> f32 {
+        self.feature_indices(features)
+            .map(|i| self.weights[i])
+            .sum()
     }
 
     /// Indexes the board `states` for [`NTuple::sum_near`].
@@ -277,9 +370,10 @@ impl NTuple {
         }
     }
 
-    /// [`NTuple::sum`] of the board `states`, computed from `near`, an indexed board that
-    /// differs from it in few cells: only the placements of the changed cells are redone.
-    pub fn sum_near(&self, near: &IndexedBoard, states: &[u8; MAX_CELLS]) -> f32 {
+    /// [`NTuple::sum`] of the board `states` with global `features`, computed from `near`,
+    /// an indexed board that differs from it in few cells: only the placements of the
+    /// changed cells are redone.
+    pub fn sum_near(&self, near: &IndexedBoard, states: &[u8; MAX_CELLS], features: &[u16]) -> f32 {
         let mut indices: ArrayVec<u32, MAX_PLACEMENTS> = ArrayVec::new();
         indices
             .try_extend_from_slice(&near.indices)
@@ -306,7 +400,7 @@ impl NTuple {
                 }
             }
         }
-        self.looked_up_sum(&indices)
+        self.looked_up_sum(&indices) + self.feature_sum(features)
     }
 
     /// The sum of the weights at `indices`, in four interleaved partial sums so that the
@@ -331,9 +425,16 @@ impl NTuple {
     /// One step of gradient learning of the squashed value tanh(sum) on the board `states`:
     /// every weight it looks up moves by `rate` · (target − value) · (1 − value²) (a weight
     /// looked up twice moves twice). Returns the value before the step.
-    pub fn learn(&mut self, states: &[u8; MAX_CELLS], target: f32, rate: f32) -> f32 {
+    pub fn learn(
+        &mut self,
+        states: &[u8; MAX_CELLS],
+        features: &[u16],
+        target: f32,
+        rate: f32,
+    ) -> f32 {
         let mut indices: ArrayVec<u32, MAX_PLACEMENTS> = ArrayVec::new();
         self.for_each_index(states, |i| indices.push(i as u32));
+        indices.extend(self.feature_indices(features).map(|i| i as u32));
         let value = tanh(self.looked_up_sum(&indices));
         let step = rate * (target - value) * (1.0 - value * value);
         for &i in &indices {
