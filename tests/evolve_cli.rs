@@ -98,6 +98,8 @@ fn a_killed_run_resumes_to_exactly_the_uninterrupted_result() {
 
     let resumed = evoboard(&[
         "evolve",
+        "--preset",
+        "modern",
         "--no-plots",
         "--game",
         "othello",
@@ -111,6 +113,8 @@ fn a_killed_run_resumes_to_exactly_the_uninterrupted_result() {
     // Resuming a finished run changes nothing.
     let again = evoboard(&[
         "evolve",
+        "--preset",
+        "modern",
         "--no-plots",
         "--game",
         "othello",
@@ -137,6 +141,8 @@ fn damaged_files_and_misuse_are_clear_errors() {
     // Settings of a run cannot change on resume.
     let line = error_line(&evoboard(&[
         "evolve",
+        "--preset",
+        "modern",
         "--no-plots",
         "--game",
         "othello",
@@ -150,6 +156,8 @@ fn damaged_files_and_misuse_are_clear_errors() {
     // Repeating a setting the run already has is fine.
     let same = evoboard(&[
         "evolve",
+        "--preset",
+        "modern",
         "--no-plots",
         "--game",
         "othello",
@@ -164,6 +172,8 @@ fn damaged_files_and_misuse_are_clear_errors() {
     let missing = temp_dir("missing");
     let line = error_line(&evoboard(&[
         "evolve",
+        "--preset",
+        "modern",
         "--no-plots",
         "--game",
         "othello",
@@ -178,6 +188,8 @@ fn damaged_files_and_misuse_are_clear_errors() {
     let resume = || {
         evoboard(&[
             "evolve",
+            "--preset",
+            "modern",
             "--no-plots",
             "--game",
             "othello",

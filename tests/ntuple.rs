@@ -289,3 +289,29 @@ fn champions_written_before_network_families_still_load_and_play() {
         .choose(&start, &mut rng_for(1, &[]));
     assert!(start.play(mv).is_ok());
 }
+
+#[test]
+fn mancala_boards_are_read_as_capped_seed_counts_from_the_mover_side() {
+    use evoboard::games::mancala::Kalah;
+    let game = Kalah::game(6, 4, false);
+    let position = Game::from_position_string("20,0,1,2,3,4 5,6,7,8,9,0 3 1 N")
+        .map(|g: evoboard::games::mancala::Mancala<Kalah>| g)
+        .unwrap();
+    let mut cells = [99u8; MAX_CELLS];
+    position.read_cells(Player::Second, &mut cells);
+    assert_eq!(&cells[..12], &[5, 6, 7, 8, 9, 0, 15, 0, 1, 2, 3, 4]);
+    // Store difference 1 − 3 (shifted by 63), rows 35 and 30.
+    let read = |index| position.global_feature(Player::Second, index);
+    assert_eq!((read(0), read(1), read(2)), (61, 35, 30));
+    // Sizes: 12 singles of 16, 10 + 6 pairs of 256, 8 triples of 4096, the store feature.
+    let spec = game.tuple_set("triples+stores").unwrap();
+    assert_eq!(spec.genes(), 12 * 16 + 16 * 256 + 8 * 4096 + 127);
+    assert!(game.check_architecture(&Architecture::NTuple(spec)).is_ok());
+    assert!(game.tuple_set("logistello").is_none());
+    // An Othello set does not fit a Kalah board.
+    let othello_set = Othello::start().tuple_set("straight2").unwrap();
+    assert!(
+        game.check_architecture(&Architecture::NTuple(othello_set))
+            .is_err()
+    );
+}

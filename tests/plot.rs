@@ -5,7 +5,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use evoboard::report::plot::{PlotError, SIZE, draw_run, read_stats};
+use evoboard::report::plot::{PlotError, SIZE, Shown, draw_run, read_stats};
 
 /// A fresh, existing temporary directory.
 fn temp_dir(name: &str) -> PathBuf {
@@ -53,7 +53,12 @@ fn every_plot_renders_as_png_and_svg() {
     assert_eq!(rows.len(), 30);
     assert!(rows[2].benchmark.is_none() && rows[3].benchmark.is_some());
     let out = dir.join("plots");
-    let written = draw_run(&rows, "othello · test preset · seed 7", 0.75, &out).unwrap();
+    let shown = Shown {
+        fitness: Some("league points"),
+        gate: Some(0.75),
+        diversity: true,
+    };
+    let written = draw_run(&rows, "othello · test preset · seed 7", &shown, &out).unwrap();
     assert_eq!(written.len(), 6);
     for name in ["fitness", "benchmark", "diversity"] {
         let png = image::open(out.join(format!("{name}.png")))
@@ -113,6 +118,8 @@ fn evolve_draws_plots_and_the_plot_command_redraws_them() {
     let evoboard = common::evoboard;
     let output = evoboard(&[
         "evolve",
+        "--preset",
+        "modern",
         "--game",
         "othello",
         "--population",

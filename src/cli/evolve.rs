@@ -24,13 +24,13 @@ pub struct EvolveArgs {
     #[arg(long)]
     game: GameName,
     /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame)
-    /// or `td` (temporal-difference learning of an n-tuple network) [default: modern].
+    /// or `td` (temporal-difference learning of an n-tuple network) [default: td].
     #[arg(long)]
     preset: Option<Preset>,
     /// Network family: `mlp` (hidden layers from --hidden) or `ntuple:SET` (Othello sets:
     /// logistello, straight2, straight3, straight4, squares2, straight4-squares2, each
     /// optionally with +discs and/or +mobility global features) [default: mlp; td:
-    /// ntuple:logistello].
+    /// ntuple:logistello+discs+mobility for Othello, mlp for mancala games].
     #[arg(long)]
     network: Option<NetworkChoice>,
     /// Individuals per generation [default: 20]. League cost grows as P²: P·(P−1) games
@@ -92,7 +92,7 @@ pub struct EvolveArgs {
     /// Do not draw plots while evolving (`evoboard plot` draws them later).
     #[arg(long, conflicts_with = "plots")]
     no_plots: bool,
-    /// TD learning games per individual and generation [default: td 20000, others 0].
+    /// TD learning games per individual and generation [default: td 50000, others 0].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
     td_games: Option<u32>,
     /// TD step size α [default: 0.002].
@@ -126,8 +126,9 @@ pub struct EvolveArgs {
     threads: u16,
 }
 
-/// The preset `evolve` uses when none is given.
-pub const DEFAULT_PRESET: Preset = Preset::Modern;
+/// The preset `evolve` uses when none is given: TD learning evolves by far the strongest
+/// players (see README, "Results").
+pub const DEFAULT_PRESET: Preset = Preset::Td;
 
 impl EvolveArgs {
     /// The settings of a new run: the preset's defaults with the given flags applied.

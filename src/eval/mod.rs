@@ -2,6 +2,7 @@
 //! generic over [`Evaluator`], so heuristics and (later) neural networks plug in alike.
 
 pub mod mancala_heuristics;
+pub mod mancala_tuples;
 pub mod neural;
 pub mod othello_features;
 pub mod othello_heuristic;

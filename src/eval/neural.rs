@@ -17,7 +17,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::Evaluator;
-use crate::eval::othello_tuples;
+use crate::eval::{mancala_tuples, othello_tuples};
 use crate::games::othello::Othello;
 use crate::games::othello::bitboard::squares;
 use crate::games::{Game, Player};
@@ -263,8 +263,38 @@ fn spread_bits(byte: u8) -> u64 {
     ((u64::from(byte & 0x7f) * MAGIC) & 0x0101_0101_0101_0101) | (u64::from(byte >> 7) << 56)
 }
 
-/// Mancala inputs are seed counts over the total: the dense default encoding.
-impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Mancala<R> {}
+/// Mancala MLP inputs are seed counts over the total (the dense default encoding); n-tuple
+/// networks read the pits' seed counts (see [`mancala_tuples`]).
+impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Mancala<R> {
+    fn cell_board(&self) -> Option<CellBoard> {
+        Some(CellBoard {
+            cells: 2 * self.board().pits_per_side(),
+            states: mancala_tuples::STATES,
+            symmetries: vec![(0..2 * self.board().pits_per_side() as u8).collect()],
+            features: &mancala_tuples::GLOBAL_FEATURES,
+        })
+    }
+
+    fn read_cells(&self, perspective: Player, out: &mut [u8]) {
+        mancala_tuples::read_cells(self.board(), perspective, out);
+    }
+
+    fn global_feature(&self, perspective: Player, index: u8) -> u16 {
+        mancala_tuples::global_feature(self.board(), perspective, index)
+    }
+
+    fn tuple_sets(&self) -> &'static [(&'static str, &'static str)] {
+        &mancala_tuples::TUPLE_SETS
+    }
+
+    fn tuple_set(&self, name: &str) -> Option<TupleSpec> {
+        mancala_tuples::tuple_set(name, self.board().pits_per_side())
+    }
+
+    fn default_tuple_set(&self) -> Option<&'static str> {
+        Some(mancala_tuples::DEFAULT_SET)
+    }
+}
 
 /// Congkak adds burnt-hole flags and the round to the seed counts: dense too.
 impl NeuralInput for crate::games::mancala::Congkak {}

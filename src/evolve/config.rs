@@ -173,7 +173,7 @@ impl EvolveConfig {
     }
 
     /// The defaults of the TD preset: one network (n-tuple set `tuples` where the game has
-    /// one, else an MLP) learning from 20,000 games a generation at α = 0.002 and ε = 0.1,
+    /// one, else an MLP) learning from 50,000 games a generation at α = 0.002 and ε = 0.1,
     /// benchmarked at depth 2, the champion chosen among the best 5 by a fresh 400-game
     /// test; checkpoints (a few MB each) are kept for the last 2 generations only.
     fn td(tuples: Option<&str>) -> EvolveConfig {
@@ -184,7 +184,7 @@ impl EvolveConfig {
             }),
             keep_checkpoints: Some(2),
             hall_of_fame: 0,
-            td_games: 20_000,
+            td_games: 50_000,
             gate: 1.0,
             candidates: 5,
             selection_games: 400,

@@ -35,6 +35,14 @@ impl Architecture {
         }
     }
 
+    /// A short name for captions: `mlp 64-42-1`, `ntuple logistello+discs+mobility`.
+    pub fn name(&self) -> String {
+        match self {
+            Architecture::Mlp(topology) => format!("mlp {topology}"),
+            Architecture::NTuple(spec) => format!("ntuple {}", spec.name),
+        }
+    }
+
     /// The MLP topology, for the MLP family.
     pub fn topology(&self) -> Option<&Topology> {
         match self {

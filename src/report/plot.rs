@@ -121,7 +121,7 @@ pub fn read_stats(path: &Path) -> Result<Vec<PlotRow>, PlotError> {
 pub fn draw_run(
     rows: &[PlotRow],
     caption: &str,
-    gate: f64,
+    shown: &Shown,
     out: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
     register_font();
@@ -129,11 +129,14 @@ pub fn draw_run(
         path: out.to_path_buf(),
         reason: e.to_string(),
     })?;
-    let charts: [(&str, Chart); 3] = [
-        ("fitness", Chart::Fitness),
-        ("benchmark", Chart::Benchmark { gate }),
-        ("diversity", Chart::Diversity),
-    ];
+    let mut charts = Vec::new();
+    if let Some(label) = shown.fitness {
+        charts.push(("fitness", Chart::Fitness { label }));
+    }
+    charts.push(("benchmark", Chart::Benchmark { gate: shown.gate }));
+    if shown.diversity {
+        charts.push(("diversity", Chart::Diversity));
+    }
     let mut written = Vec::new();
     for (name, chart) in charts {
         for extension in ["png", "svg"] {
@@ -178,10 +181,19 @@ fn register_font() {
 /// least twice as many benchmarked generations): single benchmarks of 100 games are noisy.
 const TREND_WINDOW: usize = 25;
 
+/// Which charts a run has and what they mark: its fitness axis (none for a lone network
+/// learning by self-play, whose "fitness" is constant), its gate (none when it is 100%,
+/// which no run stops at) and its diversity (none for a lone network).
+pub struct Shown {
+    pub fitness: Option<&'static str>,
+    pub gate: Option<f64>,
+    pub diversity: bool,
+}
+
 #[derive(Clone, Copy)]
 enum Chart {
-    Fitness,
-    Benchmark { gate: f64 },
+    Fitness { label: &'static str },
+    Benchmark { gate: Option<f64> },
     Diversity,
 }
 
@@ -210,9 +222,9 @@ impl Chart {
         let last = rows.last().map_or(1, |r| r.generation).max(first + 1);
         let x_range = first..last;
         let (title, y_desc, y_range) = match self {
-            Chart::Fitness => (
-                "League fitness per generation",
-                "league points",
+            Chart::Fitness { label } => (
+                "Fitness per generation",
+                label,
                 padded_range(rows.iter().flat_map(|r| [r.fitness_min, r.fitness_max])),
             ),
             Chart::Benchmark { .. } => (
@@ -226,8 +238,11 @@ impl Chart {
                 padded_range(rows.iter().map(|r| r.diversity)),
             ),
         };
+        // The title on its own line, the run's description smaller below it: long network
+        // names would not fit beside the title.
+        let root = root.titled(title, ("sans-serif", 22)).map_err(text)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{title} — {caption}"), ("sans-serif", 22))
+            .caption(caption, ("sans-serif", 15))
             .margin(16)
             .x_label_area_size(48)
             .y_label_area_size(70)
@@ -251,7 +266,7 @@ impl Chart {
         };
         let mut lines = Vec::new();
         match self {
-            Chart::Fitness => {
+            Chart::Fitness { .. } => {
                 lines.push(line(
                     rows.iter().map(|r| (r.generation, r.fitness_max)).collect(),
                     BLUE,
@@ -305,11 +320,13 @@ impl Chart {
                     let label = format!("mean of last {TREND_WINDOW}");
                     lines.push(thick(trend, RGBColor(0, 0, 0), &label));
                 }
-                lines.push(thick(
-                    vec![(first, gate), (last, gate)],
-                    RED,
-                    &format!("gate {:.0}%", 100.0 * gate),
-                ));
+                if let Some(gate) = gate {
+                    lines.push(thick(
+                        vec![(first, gate), (last, gate)],
+                        RED,
+                        &format!("gate {:.0}%", 100.0 * gate),
+                    ));
+                }
             }
             Chart::Diversity => {
                 lines.push(line(
@@ -353,7 +370,22 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
     let config = &info.config;
     let caption = format!(
         "{} · {} preset · seed {} · {} · depth {}",
-        info.game, config.preset, config.seed, info.architecture, config.depth
+        info.game,
+        config.preset,
+        config.seed,
+        info.architecture.name(),
+        config.depth
     );
-    draw_run(&rows, &caption, config.gate, out)
+    let shown = Shown {
+        fitness: if config.evolves() {
+            Some("league points")
+        } else if !config.sparring.is_empty() {
+            Some("score against sparring partners")
+        } else {
+            None
+        },
+        gate: (config.gate < 1.0).then_some(config.gate),
+        diversity: config.population > 1,
+    };
+    draw_run(&rows, &caption, &shown, out)
 }

@@ -29,6 +29,8 @@ pub fn evolve_small(game: &str) -> PathBuf {
     let dir = temp_dir(game);
     let output = evoboard(&[
         "evolve",
+        "--preset",
+        "modern",
         "--game",
         game,
         "--population",

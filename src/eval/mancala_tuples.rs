@@ -1,0 +1,128 @@
+//! The mancala board as n-tuple networks read it (Kalah, Oware, Congklak), and its tuple
+//! sets.
+//!
+//! Cells are the pits, the side evaluated first (its pits from its own left), then the
+//! opponent's (from the opponent's left); a cell's state is its seed count, capped at 15.
+//! The board has no symmetry a network could share (the side to move's view already makes
+//! both players alike). Global features give what pit patterns cannot: the store
+//! difference, and the seeds left on each side.
+
+use crate::games::Player;
+use crate::games::mancala::Board;
+use crate::nn::TupleSpec;
+use crate::nn::ntuple::GlobalFeature;
+
+/// Cell states: 0 to 15 seeds (more count as 15).
+pub const STATES: u8 = 16;
+
+/// The global features: own store minus the opponent's (−63 to 63, shifted to 0–126), and
+/// the seeds on each side's row (0–99).
+pub const GLOBAL_FEATURES: [(&str, u16); 3] = [
+    ("store-difference", 127),
+    ("row", 100),
+    ("opponent-row", 100),
+];
+
+/// The set the TD preset trains by default.
+pub const DEFAULT_SET: &str = "triples+stores";
+
+/// The names `--network ntuple:NAME` accepts for mancala games.
+pub const TUPLE_SETS: [(&str, &str); 3] = [
+    ("singles", "every pit alone"),
+    (
+        "pairs",
+        "every pit alone, neighbouring pits of a row, and each pit with the pit facing it",
+    ),
+    (
+        "triples",
+        "pairs, and every three neighbouring pits of a row",
+    ),
+];
+
+/// The cells of `board` as `perspective` sees them (see the module notes).
+pub fn read_cells(board: &Board, perspective: Player, out: &mut [u8]) {
+    let pits = board.pits_per_side();
+    for (k, side) in [perspective, perspective.opponent()]
+        .into_iter()
+        .enumerate()
+    {
+        for (cell, &seeds) in out[k * pits..(k + 1) * pits]
+            .iter_mut()
+            .zip(board.row(side))
+        {
+            *cell = seeds.min(STATES - 1);
+        }
+    }
+}
+
+/// The value of global feature `index` of `board` for `perspective`.
+pub fn global_feature(board: &Board, perspective: Player, index: u8) -> u16 {
+    let opponent = perspective.opponent();
+    match index {
+        0 => {
+            let difference = i32::from(board.store(perspective)) - i32::from(board.store(opponent));
+            (difference.clamp(-63, 63) + 63) as u16
+        }
+        1 => board.row_total(perspective).min(99) as u16,
+        _ => board.row_total(opponent).min(99) as u16,
+    }
+}
+
+/// The tuple set called `name` for a board of `pits` pits a side, optionally followed by
+/// `+stores` (the store difference) and/or `+rows` (the seeds on each side).
+pub fn tuple_set(name: &str, pits: usize) -> Option<TupleSpec> {
+    let mut parts = name.split('+');
+    let base = parts.next()?;
+    let mut features: Vec<GlobalFeature> = Vec::new();
+    for extra in parts {
+        let names: &[&str] = match extra {
+            "stores" => &["store-difference"],
+            "rows" => &["row", "opponent-row"],
+            _ => return None,
+        };
+        for &feature in names {
+            let &(name, size) = GLOBAL_FEATURES.iter().find(|(n, _)| *n == feature)?;
+            if features.iter().any(|f| f.name == name) {
+                return None;
+            }
+            features.push(GlobalFeature {
+                name: name.to_string(),
+                size,
+            });
+        }
+    }
+    let longest = match base {
+        "singles" => 1,
+        "pairs" => 2,
+        "triples" => 3,
+        _ => return None,
+    };
+    Some(TupleSpec {
+        name: name.to_string(),
+        states: STATES,
+        tuples: tuples(pits, longest),
+        features,
+    })
+}
+
+/// Runs of 1 to `longest` neighbouring pits in each row and, from pairs on, each own pit
+/// with the opponent's pit facing it (cell numbering as in [`read_cells`]).
+fn tuples(pits: usize, longest: usize) -> Vec<Vec<u8>> {
+    let mut tuples = Vec::new();
+    for len in 1..=longest {
+        for row in 0..2 {
+            for first in 0..=pits.saturating_sub(len) {
+                tuples.push(
+                    (first..first + len)
+                        .map(|p| (row * pits + p) as u8)
+                        .collect(),
+                );
+            }
+        }
+    }
+    if longest >= 2 {
+        // Own pit p faces the opponent's pit pits − 1 − p (counted from the opponent's left).
+        tuples.extend((0..pits).map(|p| vec![p as u8, (pits + pits - 1 - p) as u8]));
+    }
+    tuples
+}
