@@ -15,19 +15,21 @@ use crate::nn::ntuple::GlobalFeature;
 /// Cell states: 0 to 15 seeds (more count as 15).
 pub const STATES: u8 = 16;
 
-/// The global features: own store minus the opponent's (−63 to 63, shifted to 0–126), and
-/// the seeds on each side's row (0–99).
-pub const GLOBAL_FEATURES: [(&str, u16); 3] = [
+/// The global features: own store minus the opponent's (−63 to 63, shifted to 0–126), the
+/// seeds on each side's row (0–99), and each store's own count (0–99: how near a sure win).
+pub const GLOBAL_FEATURES: [(&str, u16); 5] = [
     ("store-difference", 127),
     ("row", 100),
     ("opponent-row", 100),
+    ("store", 100),
+    ("opponent-store", 100),
 ];
 
 /// The set the TD preset trains by default.
 pub const DEFAULT_SET: &str = "triples+stores";
 
 /// The names `--network ntuple:NAME` accepts for mancala games.
-pub const TUPLE_SETS: [(&str, &str); 3] = [
+pub const TUPLE_SETS: [(&str, &str); 4] = [
     ("singles", "every pit alone"),
     (
         "pairs",
@@ -36,6 +38,10 @@ pub const TUPLE_SETS: [(&str, &str); 3] = [
     (
         "triples",
         "pairs, and every three neighbouring pits of a row",
+    ),
+    (
+        "quads",
+        "triples, and every four neighbouring pits of a row",
     ),
 ];
 
@@ -64,12 +70,15 @@ pub fn global_feature(board: &Board, perspective: Player, index: u8) -> u16 {
             (difference.clamp(-63, 63) + 63) as u16
         }
         1 => board.row_total(perspective).min(99) as u16,
-        _ => board.row_total(opponent).min(99) as u16,
+        2 => board.row_total(opponent).min(99) as u16,
+        3 => u16::from(board.store(perspective).min(99)),
+        _ => u16::from(board.store(opponent).min(99)),
     }
 }
 
 /// The tuple set called `name` for a board of `pits` pits a side, optionally followed by
-/// `+stores` (the store difference) and/or `+rows` (the seeds on each side).
+/// `+stores` (the store difference), `+rows` (the seeds on each side) and/or
+/// `+store-counts` (each store's count).
 pub fn tuple_set(name: &str, pits: usize) -> Option<TupleSpec> {
     let mut parts = name.split('+');
     let base = parts.next()?;
@@ -78,6 +87,7 @@ pub fn tuple_set(name: &str, pits: usize) -> Option<TupleSpec> {
         let names: &[&str] = match extra {
             "stores" => &["store-difference"],
             "rows" => &["row", "opponent-row"],
+            "store-counts" => &["store", "opponent-store"],
             _ => return None,
         };
         for &feature in names {
@@ -95,6 +105,7 @@ pub fn tuple_set(name: &str, pits: usize) -> Option<TupleSpec> {
         "singles" => 1,
         "pairs" => 2,
         "triples" => 3,
+        "quads" => 4,
         _ => return None,
     };
     Some(TupleSpec {
