@@ -153,3 +153,74 @@ fn evolve_draws_plots_and_the_plot_command_redraws_them() {
     assert_eq!(missing.status.code(), Some(2));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn evolve_benchmarks_every_panel_opponent_and_plots_a_line_for_each() {
+    let dir = temp_dir("panel-bench");
+    let run = dir.join("run");
+    let output = common::evoboard(&[
+        "evolve",
+        "--preset",
+        "modern",
+        "--game",
+        "othello",
+        "--population",
+        "4",
+        "--generations",
+        "2",
+        "--depth",
+        "1",
+        "--hidden",
+        "4",
+        "--bench-games",
+        "4",
+        "--bench-opponents",
+        "panel,wpc:1",
+        "--no-plots",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let csv = std::fs::read_to_string(run.join("stats.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let named: Vec<&str> = header
+        .iter()
+        .filter_map(|h| h.strip_prefix("win_rate:"))
+        .collect();
+    // The paper's heuristic first (it gates), then the panel; wpc:1 is not repeated.
+    assert_eq!(
+        named,
+        [
+            "heuristic:1",
+            "minimax:1:greedy",
+            "minimax:1:forfeit",
+            "minimax:1:mobility",
+            "minimax:1:stability",
+            "minimax:1:frontier",
+            "minimax:1:corner",
+            "minimax:1:parity",
+            "wpc:1",
+            "random"
+        ]
+    );
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), header.len(), "{line}");
+        let column = |name: &str| fields[header.iter().position(|h| *h == name).unwrap()];
+        assert_eq!(column("bench_win_rate"), column("win_rate:heuristic:1"));
+    }
+    let rows = read_stats(&run.join("stats.csv")).unwrap();
+    assert!(rows.iter().all(|r| r.opponents.len() == 10));
+    let plots = dir.join("plots");
+    let output = common::evoboard(&[
+        "plot",
+        "--run",
+        run.to_str().unwrap(),
+        "--out",
+        plots.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(plots.join("benchmark.png").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod game_record;
 pub mod openings;
+pub mod panel;
 pub mod series;
 pub mod spec;
 pub mod stats;
@@ -11,6 +12,7 @@ pub mod tournament;
 pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
 pub use game_record::{GameRecord, play_game};
 pub use openings::{OpeningError, random_opening, random_openings};
+pub use panel::panel_opponents;
 pub use series::{SeriesConfig, play_series};
 pub use spec::{AgentSpec, SpecError};
 pub use stats::{MoveTimes, SeriesStats, WinRecord};

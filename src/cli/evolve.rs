@@ -72,9 +72,15 @@ pub struct EvolveArgs {
     /// Random plies that make each benchmark opening [default: 6].
     #[arg(long, value_name = "PLIES")]
     bench_openings: Option<u32>,
-    /// Benchmark games per generation, 0 for none [default: 100].
+    /// Benchmark games per generation against each benchmark opponent, 0 for none
+    /// [default: 100].
     #[arg(long)]
     bench_games: Option<usize>,
+    /// Benchmark opponents, comma-separated agent specs, or `panel` for the paper's whole
+    /// panel at --depth; the first decides the gate and the champion [default:
+    /// heuristic:DEPTH].
+    #[arg(long, value_delimiter = ',', value_name = "SPEC,...")]
+    bench_opponents: Option<Vec<String>>,
     /// Benchmark win rate that ends the run [default: 0.75].
     #[arg(long)]
     gate: Option<f64>,
@@ -156,6 +162,7 @@ impl EvolveArgs {
             hall_of_fame => hall_of_fame,
             league_openings => league_opening_plies,
             bench_games => bench_games,
+            bench_opponents => bench_opponents,
             bench_openings => bench_opening_plies,
             gate => gate,
             network => network,

@@ -8,7 +8,9 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::arena::spec::MAX_DEPTH;
-use crate::arena::{Agent, AgentSpec, SeriesConfig, SeriesStats, WinRecord, play_series};
+use crate::arena::{
+    Agent, AgentSpec, SeriesConfig, SeriesStats, WinRecord, panel_opponents, play_series,
+};
 use crate::cli::benchmark::{RecordColumns, games_progress};
 use crate::cli::{GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -47,28 +49,6 @@ pub fn run(args: &PanelArgs) -> anyhow::Result<()> {
     with_game!(args.game, |start| run_panel(start, args, &player))
 }
 
-/// The opponents' specs at `depth`: each feature alone, the heuristic, the game's extra
-/// reference evaluators, then `random` as the floor.
-fn opponents<G: NamedEvaluators>(depth: u32) -> Vec<String> {
-    let features = G::panel_features().into_iter();
-    let evaluators = features
-        .chain(["heuristic"])
-        .chain(G::panel_extras().iter().copied());
-    evaluators
-        .map(|name| search_spec(depth, name))
-        .chain(["random".to_string()])
-        .collect()
-}
-
-/// A `depth`-ply search over evaluator `name`, in the short form where specs have one
-/// (`heuristic:D`, `wpc:D`), so the rows read as people write the specs.
-fn search_spec(depth: u32, name: &str) -> String {
-    match name {
-        "heuristic" | "wpc" => format!("{name}:{depth}"),
-        _ => format!("minimax:{depth}:{name}"),
-    }
-}
-
 fn run_panel<G: NamedEvaluators>(
     start: G,
     args: &PanelArgs,
@@ -76,7 +56,7 @@ fn run_panel<G: NamedEvaluators>(
 ) -> anyhow::Result<()> {
     let player = player_spec.build(&start)?;
     // Every opponent is built before the first game, so a bad one fails at once.
-    let opponents = opponents::<G>(args.depth)
+    let opponents = panel_opponents::<G>(args.depth)
         .into_iter()
         .map(|spec| {
             let agent = spec.parse::<AgentSpec>()?.build(&start)?;

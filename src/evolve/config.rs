@@ -104,8 +104,12 @@ pub struct EvolveConfig {
     pub league_opening_plies: u32,
     /// `Some(K)`: each individual plays K seeded opponents (both colours) instead of all.
     pub league_sample: Option<usize>,
-    /// Benchmark games of each generation's best against `heuristic:depth` (0 = none).
+    /// Benchmark games of each generation's best against each benchmark opponent (0 = none).
     pub bench_games: usize,
+    /// The benchmark opponents (agent specs; `panel` stands for the whole panel at
+    /// `depth`). The first decides the gate, the champion and the final selection; empty
+    /// means `heuristic:depth` alone (seed 004 §2.4.4).
+    pub bench_opponents: Vec<String>,
     /// Random plies that make each benchmark opening.
     pub bench_opening_plies: u32,
     /// Win rate against the benchmark that ends the run (seed 004: 75%).
@@ -158,6 +162,7 @@ impl EvolveConfig {
             league_opening_plies: 4,
             league_sample: None,
             bench_games: 100,
+            bench_opponents: Vec::new(),
             bench_opening_plies: 6,
             gate: 0.75,
             keep_checkpoints: None,

@@ -19,8 +19,8 @@ use std::time::Instant;
 use rand::RngExt;
 
 use crate::arena::{
-    Agent, AgentSpec, OpeningError, SearchAgent, SeriesConfig, SeriesStats, SpecError, play_series,
-    random_openings,
+    Agent, AgentSpec, OpeningError, SearchAgent, SeriesConfig, SeriesStats, SpecError, WinRecord,
+    panel_opponents, play_series, random_openings,
 };
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::{Champion, NeuralEvaluator};
@@ -91,6 +91,8 @@ pub struct Evolution<G: NamedEvaluators> {
     seconds: HashMap<u32, String>,
     /// The sparring partners of TD games, built from the settings.
     sparring: Vec<Box<dyn Agent<G>>>,
+    /// The benchmark opponents with their specs, the first deciding gate and champion.
+    opponents: Vec<Named<G>>,
 }
 
 impl<G: NamedEvaluators> Evolution<G> {
@@ -107,6 +109,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         check_benchmark_openings(&start, &config)?;
         let evolution = Evolution {
             sparring: sparring_partners(&start, &config)?,
+            opponents: benchmark_opponents(&start, &config)?,
             state: initial_state(config, architecture),
             start,
             run,
@@ -160,6 +163,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let evolution = Evolution {
             seconds: stats::read_seconds(&run.stats_csv()),
             sparring: sparring_partners(&start, &state.config)?,
+            opponents: benchmark_opponents(&start, &state.config)?,
             start,
             run,
             state,
@@ -212,7 +216,14 @@ impl<G: NamedEvaluators> Evolution<G> {
                 opening_plies: config.bench_opening_plies,
                 seed: derive_seed(config.seed, &[TEST_STREAM]),
             };
-            let stats = benchmark(&self.start, &config, network, series, observer)?;
+            let stats = benchmark(
+                &self.start,
+                &config,
+                network,
+                self.opponents[0].1.as_ref(),
+                series,
+                observer,
+            )?;
             let tested = Champion {
                 test_win_rate: Some(stats.record.win_rate),
                 ..candidate.clone()
@@ -241,7 +252,9 @@ impl<G: NamedEvaluators> Evolution<G> {
         };
         observer.generation_started(
             generation,
-            config.td_games * state.population.len() + hall_games + config.bench_games,
+            config.td_games * state.population.len()
+                + hall_games
+                + config.bench_games * self.opponents.len(),
         );
         let learned = if config.td_games > 0 {
             learning::learn(
@@ -272,17 +285,23 @@ impl<G: NamedEvaluators> Evolution<G> {
         };
         let ranked = selection::ranking(&fitness);
         let best = ranked[0];
-        let benchmark = if config.bench_games > 0 {
+        let mut records = Vec::new();
+        if config.bench_games > 0 {
             let series = SeriesConfig {
                 games: config.bench_games,
                 opening_plies: config.bench_opening_plies,
                 seed: derive_seed(config.seed, &[BENCH_STREAM]),
             };
-            let stats = benchmark(start, &config, players[best].clone(), series, observer)?;
-            Some(stats.record)
-        } else {
-            None
-        };
+            for (_, opponent) in &self.opponents {
+                let network = players[best].clone();
+                let stats =
+                    benchmark(start, &config, network, opponent.as_ref(), series, observer)?;
+                records.push(stats.record);
+            }
+        }
+        let mut records = records.into_iter();
+        let benchmark = records.next();
+        let others: Vec<WinRecord> = records.collect();
         let win_rate = benchmark.as_ref().map(|b| b.win_rate);
         let candidate = Champion {
             architecture: state.architecture.clone(),
@@ -314,6 +333,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             fitness_mean: fitness.iter().sum::<f64>() / fitness.len() as f64,
             fitness_min: fitness[ranked[ranked.len() - 1]],
             benchmark,
+            others,
             diversity: diversity(&state.population),
         });
         if config.hall_of_fame > 0 {
@@ -347,7 +367,17 @@ impl<G: NamedEvaluators> Evolution<G> {
     /// `stats.csv` and `champion.evo` from the state.
     fn write_results(&self) -> Result<(), EvolveError> {
         let game = self.start.name();
-        let csv = stats::csv_text(&self.state.history, &self.seconds);
+        // With several opponents every one gets a win-rate column, the first included, so
+        // the file names them all.
+        let named: Vec<String> = match self.opponents.len() {
+            1 => Vec::new(),
+            _ => self
+                .opponents
+                .iter()
+                .map(|(spec, _)| spec.clone())
+                .collect(),
+        };
+        let csv = stats::csv_text(&self.state.history, &self.seconds, &named);
         write_atomic(&self.run.stats_csv(), csv.as_bytes()).map_err(|error| {
             EvolveError::Write {
                 path: self.run.stats_csv().display().to_string(),
@@ -444,23 +474,61 @@ fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionS
     }
 }
 
-/// The benchmark of seed 004 §2.4.4: a network against `heuristic:depth` on the openings of
-/// `series`, every opening with both colours.
+/// The benchmark of seed 004 §2.4.4: a network at the run's depth against `opponent` on the
+/// openings of `series`, every opening with both colours.
 fn benchmark<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
     network: Arc<NeuralEvaluator>,
+    opponent: &dyn Agent<G>,
     series: SeriesConfig,
     observer: &dyn Observer,
 ) -> Result<SeriesStats, EvolveError> {
     let player = SearchAgent::new(config.depth, network, "champion".to_string());
-    let opponent = SearchAgent::new(
-        config.depth,
-        G::evaluator("heuristic").expect("every game has a heuristic evaluator"),
-        format!("heuristic:{}", config.depth),
-    );
-    let records = play_series(start, &player, &opponent, series, &|| observer.game_done())?;
+    let records = play_series(start, &player, opponent, series, &|| observer.game_done())?;
     Ok(SeriesStats::from_records(&records))
+}
+
+/// The specs of the run's benchmark opponents: `heuristic:depth` when none are set, with
+/// `panel` standing for the whole panel at the run's depth, its heuristic first (the
+/// paper's benchmark, so `panel` alone still gates on it); repeats are dropped.
+pub fn benchmark_specs<G: NamedEvaluators>(config: &EvolveConfig) -> Vec<String> {
+    let heuristic = format!("heuristic:{}", config.depth);
+    if config.bench_opponents.is_empty() {
+        return vec![heuristic];
+    }
+    let mut specs: Vec<String> = Vec::new();
+    for spec in &config.bench_opponents {
+        let expanded = match spec.as_str() {
+            "panel" => std::iter::once(heuristic.clone())
+                .chain(panel_opponents::<G>(config.depth))
+                .collect(),
+            _ => vec![spec.clone()],
+        };
+        for spec in expanded {
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+    }
+    specs
+}
+
+/// An agent with the spec it was built from.
+type Named<G> = (String, Box<dyn Agent<G>>);
+
+/// The run's benchmark opponents as agents, with their specs.
+fn benchmark_opponents<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<Vec<Named<G>>, EvolveError> {
+    benchmark_specs::<G>(config)
+        .into_iter()
+        .map(|spec| {
+            let agent = spec.parse::<AgentSpec>()?.build(start)?;
+            Ok((spec, agent))
+        })
+        .collect()
 }
 
 /// Adds `candidate` to the best-first list `candidates` if it is among the `keep` best by

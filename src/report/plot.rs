@@ -14,6 +14,7 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 
 use crate::evolve::checkpoint::RunDir;
+use crate::evolve::stats::OPPONENT_WIN_RATE;
 
 /// Pixel size of the PNG and SVG plots.
 pub const SIZE: (u32, u32) = (1000, 600);
@@ -46,6 +47,8 @@ pub struct PlotRow {
     pub fitness_min: f64,
     /// Benchmark win rate and its 95% interval, when a benchmark was played.
     pub benchmark: Option<(f64, f64, f64)>,
+    /// Each named benchmark opponent's win rate (runs with several opponents).
+    pub opponents: Vec<(String, f64)>,
     pub diversity: f64,
 }
 
@@ -77,6 +80,11 @@ pub fn read_stats(path: &Path) -> Result<Vec<PlotRow>, PlotError> {
     .map(column);
     let (generation, max, mean, min) = (generation?, max?, mean?, min?);
     let (rate, low, high, diversity) = (rate?, low?, high?, diversity?);
+    let named: Vec<(usize, String)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(c, h)| Some((c, h.strip_prefix(OPPONENT_WIN_RATE)?.to_string())))
+        .collect();
     let rows: Result<Vec<PlotRow>, PlotError> = lines
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
@@ -102,6 +110,10 @@ pub fn read_stats(path: &Path) -> Result<Vec<PlotRow>, PlotError> {
                 fitness_mean: number(mean).ok_or_else(bad)?,
                 fitness_min: number(min).ok_or_else(bad)?,
                 benchmark,
+                opponents: named
+                    .iter()
+                    .filter_map(|(c, spec)| Some((spec.clone(), number(*c)?)))
+                    .collect(),
                 diversity: number(diversity).ok_or_else(bad)?,
             })
         })
@@ -176,6 +188,20 @@ fn register_font() {
             .unwrap_or_else(|_| panic!("the embedded DejaVu Sans font is valid"));
     });
 }
+
+/// Colours of the benchmark opponents' lines, the first (whose interval is drawn) blue.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(0, 0, 255),
+    RGBColor(230, 120, 0),
+    RGBColor(0, 150, 0),
+    RGBColor(200, 0, 200),
+    RGBColor(120, 70, 20),
+    RGBColor(0, 170, 170),
+    RGBColor(128, 128, 0),
+    RGBColor(240, 60, 60),
+    RGBColor(90, 90, 90),
+    RGBColor(150, 100, 255),
+];
 
 /// Generations averaged by the trend line of the benchmark plot (drawn once a run has at
 /// least twice as many benchmarked generations): single benchmarks of 100 games are noisy.
@@ -304,11 +330,33 @@ impl Chart {
                             Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.18).filled())
                         });
                 }
-                lines.push(line(
-                    played.iter().map(|&(g, (rate, _, _))| (g, rate)).collect(),
-                    BLUE,
-                    "win rate",
-                ));
+                let specs: Vec<&str> = rows
+                    .iter()
+                    .flat_map(|r| r.opponents.iter().map(|(spec, _)| spec.as_str()))
+                    .fold(Vec::new(), |mut specs, spec| {
+                        if !specs.contains(&spec) {
+                            specs.push(spec);
+                        }
+                        specs
+                    });
+                if specs.is_empty() {
+                    lines.push(line(
+                        played.iter().map(|&(g, (rate, _, _))| (g, rate)).collect(),
+                        BLUE,
+                        "win rate",
+                    ));
+                }
+                // One line per opponent; the first (the band's) in blue.
+                for (k, spec) in specs.iter().enumerate() {
+                    let points = rows
+                        .iter()
+                        .filter_map(|r| {
+                            let rate = r.opponents.iter().find(|(s, _)| s == spec)?.1;
+                            Some((r.generation, rate))
+                        })
+                        .collect();
+                    lines.push(line(points, PALETTE[k % PALETTE.len()], spec));
+                }
                 if played.len() >= 2 * TREND_WINDOW {
                     let trend = played
                         .windows(TREND_WINDOW)
