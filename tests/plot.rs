@@ -110,13 +110,10 @@ fn bad_stats_files_are_errors() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-#[test]
-fn evolve_draws_plots_and_the_plot_command_redraws_them() {
-    let dir = temp_dir("evolve");
-    let run = dir.join("run");
-    let plots = dir.join("plots");
-    let evoboard = common::evoboard;
-    let output = evoboard(&[
+/// A tiny modern-preset Othello run (4 networks of 64-4-1, 2 generations at depth 1, 4
+/// benchmark games) into `run`, with `extra` flags; it must succeed.
+fn evolve_tiny(run: &std::path::Path, extra: &[&str]) {
+    let mut args = vec![
         "evolve",
         "--preset",
         "modern",
@@ -134,10 +131,19 @@ fn evolve_draws_plots_and_the_plot_command_redraws_them() {
         "4",
         "--out",
         run.to_str().unwrap(),
-        "--plots",
-        plots.to_str().unwrap(),
-    ]);
+    ];
+    args.extend(extra);
+    let output = common::evoboard(&args);
     assert!(output.status.success(), "{output:?}");
+}
+
+#[test]
+fn evolve_draws_plots_and_the_plot_command_redraws_them() {
+    let dir = temp_dir("evolve");
+    let run = dir.join("run");
+    let plots = dir.join("plots");
+    let evoboard = common::evoboard;
+    evolve_tiny(&run, &["--plots", plots.to_str().unwrap()]);
     assert!(plots.join("benchmark.png").exists() && plots.join("fitness.svg").exists());
     let again = dir.join("again");
     let output = evoboard(&[
@@ -158,29 +164,7 @@ fn evolve_draws_plots_and_the_plot_command_redraws_them() {
 fn evolve_benchmarks_every_panel_opponent_and_plots_a_line_for_each() {
     let dir = temp_dir("panel-bench");
     let run = dir.join("run");
-    let output = common::evoboard(&[
-        "evolve",
-        "--preset",
-        "modern",
-        "--game",
-        "othello",
-        "--population",
-        "4",
-        "--generations",
-        "2",
-        "--depth",
-        "1",
-        "--hidden",
-        "4",
-        "--bench-games",
-        "4",
-        "--bench-opponents",
-        "panel,wpc:1",
-        "--no-plots",
-        "--out",
-        run.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{output:?}");
+    evolve_tiny(&run, &["--bench-opponents", "panel,wpc:1", "--no-plots"]);
     let csv = std::fs::read_to_string(run.join("stats.csv")).unwrap();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
