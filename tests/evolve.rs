@@ -401,6 +401,52 @@ fn td_runs_do_not_depend_on_the_thread_count_and_resume_exactly() {
 }
 
 #[test]
+fn ctdl_runs_select_among_td_learners_deterministically_and_resume_exactly() {
+    let config = EvolveConfig {
+        generations: 3,
+        population: 4,
+        network: NetworkChoice::NTuple("straight2".to_string()),
+        td_games: 100,
+        bench_games: 4,
+        depth: 1,
+        seed: 17,
+        selection_games: 4,
+        ..EvolveConfig::for_game(Preset::Ctdl, &Othello::start())
+    };
+    let (one, two) = (temp_dir("ctdl-t1"), temp_dir("ctdl-t2"));
+    let a = run(&config, &one, 1);
+    assert_eq!(a, run(&config, &two, 2));
+    // League fitness of 4 learners: 12 games, 3 points a win.
+    let row = a.0.lines().nth(1).unwrap();
+    let max: f64 = row.split(',').nth(1).unwrap().parse().unwrap();
+    assert!(max > 0.0 && max <= 18.0, "{row}");
+    let parts = temp_dir("ctdl-parts");
+    run(
+        &EvolveConfig {
+            generations: 1,
+            ..config.clone()
+        },
+        &parts,
+        2,
+    );
+    let mut resumed = Evolution::resume(Othello::start(), &parts, Some(3)).unwrap();
+    resumed.run(&Quiet).unwrap();
+    let (csv, _, champion) = outputs(&parts, 3);
+    assert_eq!((csv, champion), (a.0, a.2));
+    // After selection the worse half are copies of the better half.
+    let state = resumed.state();
+    let distinct: std::collections::HashSet<Vec<u32>> = state
+        .population
+        .iter()
+        .map(|i| i.genes.iter().map(|g| g.to_bits()).collect())
+        .collect();
+    assert_eq!(distinct.len(), 2);
+    for dir in [one, two, parts] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
 fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
     use evoboard::arena::{AgentSpec, SearchAgent, SeriesConfig, SeriesStats, play_series};
     use evoboard::eval::neural::NeuralInput;

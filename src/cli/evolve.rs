@@ -23,8 +23,9 @@ pub struct EvolveArgs {
     /// Game to evolve an evaluator for.
     #[arg(long)]
     game: GameName,
-    /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame)
-    /// or `td` (temporal-difference learning of an n-tuple network) [default: td].
+    /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame),
+    /// `td` (temporal-difference learning of an n-tuple network) or `ctdl` (a population of
+    /// TD learners under league selection) [default: td].
     #[arg(long)]
     preset: Option<Preset>,
     /// Network family: `mlp` (hidden layers from --hidden) or `ntuple:SET` (Othello sets:

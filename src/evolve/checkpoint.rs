@@ -78,7 +78,7 @@ impl EvolutionState {
         let (previous, sigmas) = match config.preset {
             Preset::Paper => (genes, 0),
             Preset::Modern => (0, genes),
-            Preset::Td => (0, 0),
+            Preset::Td | Preset::Ctdl => (0, 0),
         };
         let well_formed = |i: &Individual| {
             i.genes.len() == genes && i.previous.len() == previous && i.sigmas.len() == sigmas

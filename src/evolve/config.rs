@@ -20,6 +20,10 @@ pub enum Preset {
     /// Temporal-difference learning: one n-tuple network learns from its own games (and
     /// games against sparring partners) by TD(0); no population, no selection.
     Td,
+    /// Coevolutionary TD learning (Szubert, Jaśkowski & Krawiec 2009): a population of TD
+    /// learners; after each generation's learning a league ranks them, the better half
+    /// survives and copies of it replace the worse half (their weights carried over).
+    Ctdl,
 }
 
 impl FromStr for Preset {
@@ -29,7 +33,10 @@ impl FromStr for Preset {
             "paper" => Ok(Preset::Paper),
             "modern" => Ok(Preset::Modern),
             "td" => Ok(Preset::Td),
-            other => Err(format!("unknown preset '{other}' (paper, modern or td)")),
+            "ctdl" => Ok(Preset::Ctdl),
+            other => Err(format!(
+                "unknown preset '{other}' (paper, modern, td or ctdl)"
+            )),
         }
     }
 }
@@ -40,6 +47,7 @@ impl fmt::Display for Preset {
             Preset::Paper => "paper",
             Preset::Modern => "modern",
             Preset::Td => "td",
+            Preset::Ctdl => "ctdl",
         })
     }
 }
@@ -156,7 +164,7 @@ impl EvolveConfig {
             mutation_probability: 0.05,
             initial_sigma: 0.01,
             hall_of_fame: match preset {
-                Preset::Paper | Preset::Td => 0,
+                Preset::Paper | Preset::Td | Preset::Ctdl => 0,
                 Preset::Modern => 4,
             },
             league_opening_plies: 4,
@@ -198,6 +206,17 @@ impl EvolveConfig {
         .with_preset(Preset::Td)
     }
 
+    /// The defaults of the hybrid: the TD preset's network and settings, shared among 6
+    /// learners of 10,000 games a generation each; a league of 30 games at the run's depth.
+    fn ctdl(tuples: Option<&str>) -> EvolveConfig {
+        EvolveConfig {
+            population: 6,
+            td_games: 10_000,
+            ..EvolveConfig::td(tuples)
+        }
+        .with_preset(Preset::Ctdl)
+    }
+
     fn with_preset(self, preset: Preset) -> EvolveConfig {
         EvolveConfig { preset, ..self }
     }
@@ -214,6 +233,7 @@ impl EvolveConfig {
         let inputs = start.input_len();
         let base = match preset {
             Preset::Td => EvolveConfig::td(start.default_tuple_set()),
+            Preset::Ctdl => EvolveConfig::ctdl(start.default_tuple_set()),
             _ => EvolveConfig::new(preset),
         };
         EvolveConfig {

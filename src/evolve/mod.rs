@@ -562,6 +562,9 @@ fn sparring_partners<G: NamedEvaluators>(
 /// - Modern: the better half (μ = ⌈P/2⌉, by rank) survives unchanged, and survivor k mod μ
 ///   fathers each remaining slot through [`mutation::self_adaptive`] ((μ+λ) selection, which
 ///   keeps the best automatically, so `elitism` is not used).
+/// - TD: the lone network carries on. CTDL: the better half survives and survivor k takes
+///   the place of the k-th of the worse half too (weights and all: TD learning, not
+///   mutation, makes the copies differ).
 fn next_generation(
     state: &mut EvolutionState,
     fitness: &[f64],
@@ -588,6 +591,12 @@ fn next_generation(
             next
         }
         Preset::Td => population.clone(),
+        Preset::Ctdl => {
+            let survivors = size.div_ceil(2);
+            (0..size)
+                .map(|k| population[ranked[if k < survivors { k } else { k - survivors }]].clone())
+                .collect()
+        }
         Preset::Modern => {
             let survivors = size.div_ceil(2);
             let mut next: Vec<Individual> = ranked[..survivors]

@@ -53,8 +53,9 @@ pub fn founders(
                     genes,
                     previous: Vec::new(),
                 },
-                // TD learning starts an n-tuple network from zero (every position even).
-                Preset::Td => Individual {
+                // TD learning starts an n-tuple network from zero (every position even); the
+                // hybrid's learners then part ways through their own games.
+                Preset::Td | Preset::Ctdl => Individual {
                     genes: match architecture {
                         Architecture::Mlp(_) => genes,
                         Architecture::NTuple(_) => vec![0.0; genes.len()],
