@@ -1,6 +1,6 @@
 //! End-to-end tests of the `evoboard` binary: exit codes, output formats and error lines.
 //!
-//! Contract (DESIGN): exit 0 on success; bad input exits 2 with one line on stderr that
+//! Contract (README, "Commands"): exit 0 on success; bad input exits 2 with one line on stderr that
 //! starts with `error:`; clap's own flag errors also exit 2; nothing ever panics.
 
 use std::collections::BTreeSet;

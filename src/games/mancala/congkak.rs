@@ -1,4 +1,4 @@
-//! Congkak (seed 000 §2.3.2; DESIGN §4): Congklak's relay sowing played over rounds.
+//! Congkak (seed 000 §2.3.2): Congklak's relay sowing played over rounds.
 //!
 //! - A round ends as soon as either row is empty after a turn; the seeds left on the board
 //!   go to the owner of their row. The player with fewer seeds in store lost the round and

@@ -1,6 +1,6 @@
 //! Othello (Reversi) on bitboards, the core game of seed 004.
 //!
-//! Rules (DESIGN §4): 8×8, black moves first from d5/e4 black and d4/e5 white. A move must
+//! Rules: 8×8, black moves first from d5/e4 black and d4/e5 white. A move must
 //! flip at least one line of opponent discs; a side without a legal move passes; the game
 //! ends when neither side can move. Final score counts discs, and the empty squares go to
 //! the winner (the usual tournament rule).
