@@ -164,7 +164,7 @@ fn the_mlp_gradient_matches_finite_differences() {
     let base = Mlp::new(topology.clone(), genes.clone());
     let step = 1e-3f32;
     let mut stepped = base.clone();
-    stepped.add_gradient(&input, step);
+    stepped.add_gradient(&input, |_| step);
     for g in 0..topology.genes() {
         let h = 1e-2f32;
         let mut plus = genes.clone();

@@ -20,7 +20,7 @@ pub fn panel_opponents<G: NamedEvaluators>(depth: u32) -> Vec<String> {
 
 /// A `depth`-ply search over evaluator `name`, in the short form where specs have one
 /// (`heuristic:D`, `wpc:D`), so the rows read as people write the specs.
-fn search_spec(depth: u32, name: &str) -> String {
+pub(crate) fn search_spec(depth: u32, name: &str) -> String {
     match name {
         "heuristic" | "wpc" => format!("{name}:{depth}"),
         _ => format!("minimax:{depth}:{name}"),

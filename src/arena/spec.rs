@@ -10,6 +10,7 @@ use crate::arena::agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, Sear
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::arena::panel::search_spec;
 use crate::eval::neural::Champion;
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
 use crate::persist::PersistError;
@@ -217,10 +218,7 @@ impl AgentSpec {
         spec.body = match &mut spec.kind {
             AgentKind::Minimax { depth, evaluator } => {
                 *depth = 1;
-                match evaluator.as_str() {
-                    "heuristic" | "wpc" => format!("{evaluator}:1"),
-                    other => format!("minimax:1:{other}"),
-                }
+                search_spec(1, evaluator)
             }
             AgentKind::Champion { path, depth, .. } => {
                 *depth = Some(1);

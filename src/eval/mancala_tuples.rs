@@ -10,7 +10,7 @@
 use crate::games::Player;
 use crate::games::mancala::Board;
 use crate::nn::TupleSpec;
-use crate::nn::ntuple::GlobalFeature;
+use crate::nn::ntuple::split_set_name;
 
 /// Cell states: 0 to 15 seeds (more count as 15).
 pub const STATES: u8 = 16;
@@ -23,6 +23,13 @@ pub const GLOBAL_FEATURES: [(&str, u16); 5] = [
     ("opponent-row", 100),
     ("store", 100),
     ("opponent-store", 100),
+];
+
+/// The `+EXTRA` suffixes of set names and the global features each adds.
+const EXTRAS: [(&str, &[&str]); 3] = [
+    ("stores", &["store-difference"]),
+    ("rows", &["row", "opponent-row"]),
+    ("store-counts", &["store", "opponent-store"]),
 ];
 
 /// The set the TD preset trains by default.
@@ -80,27 +87,7 @@ pub fn global_feature(board: &Board, perspective: Player, index: u8) -> u16 {
 /// `+stores` (the store difference), `+rows` (the seeds on each side) and/or
 /// `+store-counts` (each store's count).
 pub fn tuple_set(name: &str, pits: usize) -> Option<TupleSpec> {
-    let mut parts = name.split('+');
-    let base = parts.next()?;
-    let mut features: Vec<GlobalFeature> = Vec::new();
-    for extra in parts {
-        let names: &[&str] = match extra {
-            "stores" => &["store-difference"],
-            "rows" => &["row", "opponent-row"],
-            "store-counts" => &["store", "opponent-store"],
-            _ => return None,
-        };
-        for &feature in names {
-            let &(name, size) = GLOBAL_FEATURES.iter().find(|(n, _)| *n == feature)?;
-            if features.iter().any(|f| f.name == name) {
-                return None;
-            }
-            features.push(GlobalFeature {
-                name: name.to_string(),
-                size,
-            });
-        }
-    }
+    let (base, features) = split_set_name(name, &EXTRAS, &GLOBAL_FEATURES)?;
     let longest = match base {
         "singles" => 1,
         "pairs" => 2,

@@ -161,10 +161,9 @@ pub trait NeuralInput: Game {
                 let mut input = [0.0f32; MAX_WIDTH];
                 let input = &mut input[..self.input_len()];
                 self.encode(mover, input);
-                let value = 2.0 * mlp.forward(input) - 1.0;
                 // value = 2σ − 1, so its gradient is twice the output's.
-                mlp.add_gradient(input, 2.0 * rate * (target - value));
-                value
+                let step = |output: f32| 2.0 * rate * (target - (2.0 * output - 1.0));
+                2.0 * mlp.add_gradient(input, step) - 1.0
             }
             Network::NTuple(ntuple) => {
                 let (cells, features) = self.read_board(ntuple, mover);
@@ -311,10 +310,6 @@ impl NeuralEvaluator {
         NeuralEvaluator {
             network: network.into(),
         }
-    }
-
-    pub fn network(&self) -> &Network {
-        &self.network
     }
 }
 

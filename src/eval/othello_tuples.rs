@@ -7,7 +7,7 @@
 use crate::games::Player;
 use crate::games::othello::Othello;
 use crate::nn::TupleSpec;
-use crate::nn::ntuple::GlobalFeature;
+use crate::nn::ntuple::split_set_name;
 
 /// The global features networks may add to their tuples (`SET+discs`, `SET+mobility`):
 /// the disc counts of the side evaluated and its opponent (0–64), and their numbers of
@@ -17,6 +17,12 @@ pub const GLOBAL_FEATURES: [(&str, u16); 4] = [
     ("opponent-discs", 65),
     ("mobility", 34),
     ("opponent-mobility", 34),
+];
+
+/// The `+EXTRA` suffixes of set names and the global features each adds.
+const EXTRAS: [(&str, &[&str]); 2] = [
+    ("discs", &["discs", "opponent-discs"]),
+    ("mobility", &["mobility", "opponent-mobility"]),
 ];
 
 /// The value of global feature `index` of `game` for `perspective`.
@@ -93,26 +99,7 @@ pub const TUPLE_SETS: [(&str, &str); 6] = [
 /// The tuple set called `name`, if there is one: a set of [`TUPLE_SETS`], optionally
 /// followed by `+discs` and/or `+mobility` (each adds the two global features of that name).
 pub fn tuple_set(name: &str) -> Option<TupleSpec> {
-    let mut parts = name.split('+');
-    let base = parts.next()?;
-    let mut features = Vec::new();
-    for extra in parts {
-        let names = match extra {
-            "discs" => ["discs", "opponent-discs"],
-            "mobility" => ["mobility", "opponent-mobility"],
-            _ => return None,
-        };
-        for feature in names {
-            let &(name, size) = GLOBAL_FEATURES.iter().find(|(n, _)| *n == feature)?;
-            if features.iter().any(|f: &GlobalFeature| f.name == name) {
-                return None;
-            }
-            features.push(GlobalFeature {
-                name: name.to_string(),
-                size,
-            });
-        }
-    }
+    let (base, features) = split_set_name(name, &EXTRAS, &GLOBAL_FEATURES)?;
     let tuples = match base {
         "logistello" => logistello(),
         "straight2" => distinct_up_to_symmetry(straight(2)),

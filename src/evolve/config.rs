@@ -196,29 +196,23 @@ impl EvolveConfig {
                 NetworkChoice::NTuple(set.to_string())
             }),
             keep_checkpoints: Some(2),
-            hall_of_fame: 0,
             td_games: 50_000,
             gate: 1.0,
             candidates: 5,
             selection_games: 400,
-            ..EvolveConfig::new(Preset::Modern)
+            ..EvolveConfig::new(Preset::Td)
         }
-        .with_preset(Preset::Td)
     }
 
     /// The defaults of the hybrid: the TD preset's network and settings, shared among 6
     /// learners of 10,000 games a generation each; a league of 30 games at the run's depth.
     fn ctdl(tuples: Option<&str>) -> EvolveConfig {
         EvolveConfig {
+            preset: Preset::Ctdl,
             population: 6,
             td_games: 10_000,
             ..EvolveConfig::td(tuples)
         }
-        .with_preset(Preset::Ctdl)
-    }
-
-    fn with_preset(self, preset: Preset) -> EvolveConfig {
-        EvolveConfig { preset, ..self }
     }
 
     /// Whether the population evolves (league fitness, selection, variation).

@@ -211,11 +211,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let mut best: Option<Champion> = None;
         for candidate in &self.state.candidates {
             let network = Arc::new(candidate.evaluator(&self.start));
-            let series = SeriesConfig {
-                games: config.selection_games,
-                opening_plies: config.bench_opening_plies,
-                seed: derive_seed(config.seed, &[TEST_STREAM]),
-            };
+            let series = openings_series(&config, config.selection_games, TEST_STREAM);
             let stats = benchmark(
                 &self.start,
                 &config,
@@ -245,7 +241,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let config = state.config.clone();
         let generation = state.generation + 1;
         let start = &self.start;
-        let hall_games = if config.evolves() {
+        let league_games = if config.evolves() {
             league::league_games(&config, generation, state.hall_of_fame.len())
         } else {
             0
@@ -253,7 +249,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         observer.generation_started(
             generation,
             config.td_games * state.population.len()
-                + hall_games
+                + league_games
                 + config.bench_games * self.opponents.len(),
         );
         let learned = if config.td_games > 0 {
@@ -287,11 +283,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let best = ranked[0];
         let mut records = Vec::new();
         if config.bench_games > 0 {
-            let series = SeriesConfig {
-                games: config.bench_games,
-                opening_plies: config.bench_opening_plies,
-                seed: derive_seed(config.seed, &[BENCH_STREAM]),
-            };
+            let series = openings_series(&config, config.bench_games, BENCH_STREAM);
             for (_, opponent) in &self.opponents {
                 let network = players[best].clone();
                 let stats =
@@ -487,6 +479,16 @@ fn benchmark<G: NamedEvaluators>(
     let player = SearchAgent::new(config.depth, network, "champion".to_string());
     let records = play_series(start, &player, opponent, series, &|| observer.game_done())?;
     Ok(SeriesStats::from_records(&records))
+}
+
+/// A series of `games` on benchmark-length openings drawn from the run seed's `stream`: the
+/// validation set (per-generation benchmark) or the test set (final selection).
+fn openings_series(config: &EvolveConfig, games: usize, stream: u64) -> SeriesConfig {
+    SeriesConfig {
+        games,
+        opening_plies: config.bench_opening_plies,
+        seed: derive_seed(config.seed, &[stream]),
+    }
 }
 
 /// The specs of the run's benchmark opponents: `heuristic:depth` when none are set, with

@@ -82,26 +82,6 @@ enum Learn {
     Evaluate,
 }
 
-/// Plays one learning game from `start` and updates `network` after every move (online
-/// TD(0)); returns the number of plies played.
-pub fn learning_game<G: NeuralInput>(
-    network: &mut Network,
-    start: &G,
-    opponent: &Opponent<'_, G>,
-    settings: TdSettings,
-    rng: &mut GameRng,
-) -> usize {
-    let mut game = start.clone();
-    let mut plies = 0;
-    while let Some(update) = next_move(network, &mut game, opponent, settings, rng) {
-        plies += 1;
-        if let Some((position, target)) = update {
-            position.learn(network, target, settings.learning_rate);
-        }
-    }
-    plies
-}
-
 /// A learning game played with fixed weights: the positions to update, each with its
 /// target, in the order they arose.
 pub struct Trajectory<G> {
@@ -133,7 +113,7 @@ pub fn play_trajectory<G: NeuralInput>(
 }
 
 /// Applies a trajectory's updates to `network` in order.
-pub fn apply<G: NeuralInput>(network: &mut Network, trajectory: &Trajectory<G>, rate: f32) {
+fn apply<G: NeuralInput>(network: &mut Network, trajectory: &Trajectory<G>, rate: f32) {
     for (position, target) in &trajectory.updates {
         position.learn(network, *target, rate);
     }

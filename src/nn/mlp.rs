@@ -299,10 +299,11 @@ impl Mlp {
         }
     }
 
-    /// Adds `step` · ∂output/∂genes for a dense `input` (backpropagation through the
-    /// sigmoid units): one gradient step of temporal-difference learning. The first
-    /// layer's fast copy is updated with the chromosome.
-    pub fn add_gradient(&mut self, input: &[f32], step: f32) {
+    /// Adds `step(output)` · ∂output/∂genes for a dense `input` (backpropagation through
+    /// the sigmoid units), `output` being the network's output before the step, which is
+    /// returned: one gradient step of temporal-difference learning, whose size depends on
+    /// the output it corrects. The first layer's fast copy is updated with the chromosome.
+    pub fn add_gradient(&mut self, input: &[f32], step: impl FnOnce(f32) -> f32) -> f32 {
         let layers = self.topology.layers.clone();
         let depth = layers.len() - 1;
         // Activations of every layer, input first.
@@ -320,6 +321,7 @@ impl Mlp {
         }
         // δ of a unit: ∂output/∂(its net input).
         let output = activations[depth][0];
+        let step = step(output);
         let mut delta = vec![output * (1.0 - output)];
         for k in (0..depth).rev() {
             let (n, p) = (layers[k], layers[k + 1]);
@@ -343,6 +345,7 @@ impl Mlp {
             delta = next_delta;
         }
         self.refresh_first_layer();
+        output
     }
 
     /// Rebuilds the first layer's input-major copy from the chromosome.

@@ -42,14 +42,6 @@ impl Architecture {
             Architecture::NTuple(spec) => format!("ntuple {}", spec.name),
         }
     }
-
-    /// The MLP topology, for the MLP family.
-    pub fn topology(&self) -> Option<&Topology> {
-        match self {
-            Architecture::Mlp(topology) => Some(topology),
-            Architecture::NTuple(_) => None,
-        }
-    }
 }
 
 impl fmt::Display for Architecture {

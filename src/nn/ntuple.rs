@@ -50,6 +50,34 @@ pub struct GlobalFeature {
     pub size: u16,
 }
 
+/// Splits a tuple-set name `BASE+EXTRA+…` into its base and the global features the extras
+/// add: each extra names a group of features (`groups`: extra → feature names), found with
+/// their sizes among the game's `offered` ones. `None` for an unknown extra or a feature
+/// named twice.
+pub fn split_set_name<'n>(
+    name: &'n str,
+    groups: &[(&str, &[&str])],
+    offered: &[(&str, u16)],
+) -> Option<(&'n str, Vec<GlobalFeature>)> {
+    let mut parts = name.split('+');
+    let base = parts.next()?;
+    let mut features: Vec<GlobalFeature> = Vec::new();
+    for extra in parts {
+        let &(_, names) = groups.iter().find(|(group, _)| *group == extra)?;
+        for &feature in names {
+            let &(name, size) = offered.iter().find(|(n, _)| *n == feature)?;
+            if features.iter().any(|f| f.name == name) {
+                return None;
+            }
+            features.push(GlobalFeature {
+                name: name.to_string(),
+                size,
+            });
+        }
+    }
+    Some((base, features))
+}
+
 /// Why a tuple spec does not fit a game.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TupleError {
