@@ -7,6 +7,7 @@ use std::sync::Arc;
 use evoboard::Othello;
 use evoboard::eval::neural::NeuralEvaluator;
 use evoboard::evolve::checkpoint::EvolutionState;
+use evoboard::evolve::cmaes::SepCma;
 use evoboard::evolve::config::{EvolveConfig, NetworkChoice, Preset};
 use evoboard::evolve::league::{league_games, play_league};
 use evoboard::evolve::mutation::{momentum, self_adaptive};
@@ -96,7 +97,7 @@ fn self_adaptive_mutation_changes_every_gene_and_keeps_steps_positive() {
         previous: vec![],
         sigmas: vec![0.05; 500],
     };
-    let child = self_adaptive(&parent, &mut rng_for(3, &[]));
+    let child = self_adaptive(&parent, None, &mut rng_for(3, &[]));
     assert!(child.sigmas.iter().all(|&s| s > 0.0 && s != 0.05));
     assert!(child.genes.iter().all(|&g| g != 0.0));
     let mean_step = child.genes.iter().map(|g| g.abs()).sum::<f32>() / 500.0;
@@ -134,12 +135,12 @@ fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
             Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), genes)))
         })
         .collect();
-    assert_eq!(league_games(&config, 1, 0), 20);
+    assert_eq!(league_games(&config, 1, 0, 0), 20);
     let games = std::sync::atomic::AtomicUsize::new(0);
     let count = || {
         games.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     };
-    let fitness = play_league(&Othello::start(), &config, 1, &networks, &[], &count);
+    let fitness = play_league(&Othello::start(), &config, 1, &networks, &[], &[], &count);
     assert_eq!(games.into_inner(), 20);
     let total: f64 = fitness.iter().sum();
     // 20 games: 3 points each if decided, 2 if drawn.
@@ -147,12 +148,12 @@ fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
     assert!(fitness.iter().all(|&f| f <= 8.0 * 3.0));
     // Same generation, same result; the hall of fame adds two games per individual each.
     assert_eq!(
-        play_league(&Othello::start(), &config, 1, &networks, &[], &|| {}),
+        play_league(&Othello::start(), &config, 1, &networks, &[], &[], &|| {}),
         fitness
     );
     let hall = [networks[0].clone()];
-    assert_eq!(league_games(&config, 1, 1), 30);
-    let with_hall = play_league(&Othello::start(), &config, 1, &networks, &hall, &|| {});
+    assert_eq!(league_games(&config, 1, 1, 0), 30);
+    let with_hall = play_league(&Othello::start(), &config, 1, &networks, &hall, &[], &|| {});
     assert!(with_hall.iter().zip(&fitness).all(|(h, f)| h >= f));
     // A sampled league: each individual draws 2 opponents; mutual draws are played once,
     // so at most 2·K·P games, and nobody earns more than from all its games.
@@ -160,9 +161,9 @@ fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
         league_sample: Some(2),
         ..config.clone()
     };
-    let games = league_games(&sampled, 1, 0);
+    let games = league_games(&sampled, 1, 0, 0);
     assert!((10..=20).contains(&games), "{games}");
-    let fitness = play_league(&Othello::start(), &sampled, 1, &networks, &[], &|| {});
+    let fitness = play_league(&Othello::start(), &sampled, 1, &networks, &[], &[], &|| {});
     assert!(fitness.iter().all(|&f| f <= 24.0));
     assert!(fitness.iter().sum::<f64>() <= 3.0 * 2.0 * games as f64);
 }
@@ -192,6 +193,155 @@ fn outputs(dir: &std::path::Path, last: u32) -> (String, Vec<u8>, Vec<u8>) {
         std::fs::read(dir.join(format!("gen-{last:05}.evo"))).unwrap(),
         std::fs::read(dir.join("champion.evo")).unwrap(),
     )
+}
+
+#[test]
+fn bounded_self_adaptive_steps_never_pass_the_bound_however_long_they_drift() {
+    let mut rng = rng_for(5, &[]);
+    let mut lineage = Individual {
+        genes: vec![0.0; 200],
+        previous: vec![],
+        sigmas: vec![0.01; 200],
+    };
+    let mut unbounded = lineage.clone();
+    for _ in 0..300 {
+        lineage = self_adaptive(&lineage, Some(0.05), &mut rng);
+        unbounded = self_adaptive(&unbounded, None, &mut rng);
+    }
+    assert!(lineage.sigmas.iter().all(|&s| s > 0.0 && s <= 0.05));
+    assert!(
+        lineage.sigmas.contains(&0.05),
+        "the drift reaches the bound"
+    );
+    // Unbounded, a log-normal random walk of 300 steps wanders far past it.
+    assert!(unbounded.sigmas.iter().any(|&s| s > 0.05));
+}
+
+#[test]
+fn separable_cma_es_minimises_a_scaled_sphere_and_adapts_its_scales() {
+    // f(x) = Σ (kᵢ xᵢ)², scales from 1 to 100: a diagonal covariance can learn them.
+    let n = 10;
+    let scale = |i: usize| 10f64.powf(2.0 * i as f64 / (n - 1) as f64);
+    let f = |x: &[f32]| -> f64 {
+        x.iter()
+            .enumerate()
+            .map(|(i, &v)| (scale(i) * f64::from(v)).powi(2))
+            .sum()
+    };
+    let mut cma = SepCma::new(vec![1.0; n], 0.5);
+    let mut rng = rng_for(9, &[]);
+    let start = f(&cma.mean_genes());
+    for _ in 0..400 {
+        let samples = cma.sample(12, &mut rng);
+        let values: Vec<f64> = samples.iter().map(|x| -f(x)).collect();
+        cma.update(&samples, &ranking(&values));
+    }
+    let end = f(&cma.mean_genes());
+    assert!(end < start * 1e-8, "{start} → {end}");
+    // The coordinate with the steepest scale ends with the smallest variance.
+    let v = &cma.variances;
+    assert!(v[n - 1] < v[0] / 100.0, "{v:?}");
+    assert!(cma.sigma.is_finite() && cma.sigma > 0.0);
+}
+
+#[test]
+fn sparring_partners_add_their_games_to_fitness_on_openings_the_population_shares() {
+    let start = Othello::start();
+    let config = EvolveConfig {
+        population: 3,
+        league: false,
+        sparring: vec!["random".to_string()],
+        sparring_games: 4,
+        depth: 1,
+        ..EvolveConfig::new(Preset::Cmaes)
+    };
+    let partners: Vec<Box<dyn evoboard::arena::Agent<Othello>>> = vec![
+        "random"
+            .parse::<evoboard::arena::AgentSpec>()
+            .unwrap()
+            .build(&start)
+            .unwrap(),
+        "minimax:1:greedy"
+            .parse::<evoboard::arena::AgentSpec>()
+            .unwrap()
+            .build(&start)
+            .unwrap(),
+    ];
+    assert_eq!(league_games(&config, 1, 0, 2), 3 * 2 * 4);
+    let league_too = EvolveConfig {
+        league: true,
+        ..config.clone()
+    };
+    assert_eq!(league_games(&league_too, 1, 0, 2), 3 * 2 + 3 * 2 * 4);
+    // Three copies of one network meet the same partners on the same openings with the
+    // same colours: they score alike against the deterministic greedy player.
+    let topology = Topology::new(&[64, 4, 1]).unwrap();
+    let genes = nguyen_widrow(&topology, &mut rng_for(2, &[]));
+    let network = Arc::new(NeuralEvaluator::new(Mlp::new(topology, genes)));
+    let population = vec![network.clone(), network.clone(), network];
+    let greedy_only = &partners[1..];
+    let fitness = play_league(&start, &config, 1, &population, &[], greedy_only, &|| {});
+    assert_eq!(fitness.len(), 3);
+    assert!(
+        fitness.iter().all(|&f| f == fitness[0] && f <= 12.0),
+        "{fitness:?}"
+    );
+    let both = play_league(&start, &config, 1, &population, &[], &partners, &|| {});
+    assert!(
+        both.iter().all(|&f| f >= fitness[0] && f <= 24.0),
+        "{both:?}"
+    );
+}
+
+#[test]
+fn cma_es_runs_with_sparring_fitness_do_not_depend_on_threads_and_resume_exactly() {
+    let config = EvolveConfig {
+        network: NetworkChoice::NTuple("straight2".to_string()),
+        league: false,
+        sparring: vec!["heuristic:1@0.1".to_string()],
+        sparring_games: 4,
+        ..small(Preset::Cmaes)
+    };
+    let (one, two) = (temp_dir("cma-t1"), temp_dir("cma-t2"));
+    let a = run(&config, &one, 1);
+    assert_eq!(a, run(&config, &two, 2));
+    // Fitness is 4 games against the partner: at most 12 points.
+    let row = a.0.lines().nth(1).unwrap();
+    let max: f64 = row.split(',').nth(1).unwrap().parse().unwrap();
+    assert!(max <= 12.0, "{row}");
+    let parts = temp_dir("cma-parts");
+    run(
+        &EvolveConfig {
+            generations: 2,
+            ..config.clone()
+        },
+        &parts,
+        2,
+    );
+    let mut resumed = Evolution::resume(Othello::start(), &parts, Some(4)).unwrap();
+    resumed.run(&Quiet).unwrap();
+    assert_eq!(outputs(&parts, 4), a);
+    // The champion is a mean of the search distribution, not one of its samples.
+    let state = resumed.state();
+    let champion = state.champion.as_ref().unwrap();
+    assert!(state.population.iter().all(|i| i.genes != champion.genes));
+    for dir in [one, two, parts] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn fitness_needs_the_league_or_sparring_games() {
+    let alone = EvolveConfig {
+        league: false,
+        ..EvolveConfig::new(Preset::Cmaes)
+    };
+    assert!(alone.validate().is_err());
+    let no_partners = EvolveConfig {
+        sparring_games: 4,
+        ..EvolveConfig::new(Preset::Cmaes)
+    };
+    assert!(no_partners.validate().is_err());
 }
 
 #[test]

@@ -125,6 +125,7 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> anyhow::Re
     let mut rng = rng_for(config.seed, &[]);
     let networks: Vec<Arc<NeuralEvaluator>> =
         founders(&config, &Architecture::Mlp(topology.clone()), &mut rng)
+            .0
             .into_iter()
             .map(|i| Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), i.genes))))
             .collect();
@@ -135,13 +136,13 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> anyhow::Re
             .build()?;
         for _ in 0..repeats {
             let clock = Instant::now();
-            pool.install(|| play_league(start, &config, 1, &networks, &[], &|| {}));
+            pool.install(|| play_league(start, &config, 1, &networks, &[], &[], &|| {}));
             best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
         }
         println!(
             "league generation ({} networks, {} games, depth {}, {topology}): {:.3} s on {threads} thread{}",
             config.population,
-            league_games(&config, 1, 0),
+            league_games(&config, 1, 0, 0),
             config.depth,
             best[slot],
             if threads == 1 { "" } else { "s" }

@@ -12,7 +12,7 @@ use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::{EvolveConfig, NetworkChoice, Preset};
-use crate::evolve::{Evolution, Observer};
+use crate::evolve::{Evolution, Observer, benchmark_specs};
 use crate::report::plot::plot_run;
 
 /// Evolve neural evaluators (seed 004). Each generation plays a league of P·(P−1) games
@@ -24,8 +24,8 @@ pub struct EvolveArgs {
     #[arg(long)]
     game: GameName,
     /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame),
-    /// `td` (temporal-difference learning of an n-tuple network) or `ctdl` (a population of
-    /// TD learners under league selection) [default: td].
+    /// `td` (temporal-difference learning of an n-tuple network), `ctdl` (a population of
+    /// TD learners under league selection) or `cmaes` (separable CMA-ES) [default: td].
     #[arg(long)]
     preset: Option<Preset>,
     /// Network family: `mlp` (hidden layers from --hidden) or `ntuple:SET` (Othello sets:
@@ -57,7 +57,8 @@ pub struct EvolveArgs {
     /// Chance p that an offspring mutates, also the paper's step factor (paper) [default: 0.05].
     #[arg(long)]
     mutation_probability: Option<f64>,
-    /// Initial self-adaptive mutation step σ (modern) [default: 0.01].
+    /// Initial self-adaptive mutation step σ (modern) [default: 0.01], or CMA-ES's initial
+    /// step [default: 0.1].
     #[arg(long)]
     initial_sigma: Option<f32>,
     /// Past champions every individual also plays, both colours (modern default 4, paper 0).
@@ -111,9 +112,18 @@ pub struct EvolveArgs {
     /// Random plies that make each TD game's opening [default: 0].
     #[arg(long, value_name = "PLIES")]
     td_openings: Option<u32>,
-    /// Sparring partners of TD games, comma-separated agent specs (e.g. heuristic:1@0.1).
+    /// Sparring partners, comma-separated agent specs (e.g. heuristic:1@0.1): opponents in
+    /// TD games (see --sparring-share) and in fitness games (see --sparring-games).
     #[arg(long, value_delimiter = ',', value_name = "SPEC,...")]
     sparring: Option<Vec<String>>,
+    /// Fitness games each individual plays against each sparring partner per generation,
+    /// colours alternating, on openings the whole population shares [default: 0].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    sparring_games: Option<u32>,
+    /// Evolving presets: individuals do not play each other; fitness comes from the
+    /// sparring partners (and the hall of fame) alone.
+    #[arg(long)]
+    no_league: bool,
     /// Share of TD games played against a sparring partner [default: 0.5 with --sparring].
     #[arg(long)]
     sparring_share: Option<f64>,
@@ -177,6 +187,12 @@ impl EvolveArgs {
         );
         if let Some(games) = self.td_games {
             config.td_games = games as usize;
+        }
+        if let Some(games) = self.sparring_games {
+            config.sparring_games = games as usize;
+        }
+        if self.no_league {
+            config.league = false;
         }
         if self.sparring.is_some() && self.sparring_share.is_none() {
             config.sparring_share = 0.5;
@@ -246,7 +262,8 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
     );
     let plots =
         (!args.no_plots).then(|| args.plots.clone().unwrap_or_else(|| default_plot_dir(&out)));
-    let progress = GenerationProgress::new(out.clone(), plots.clone());
+    let opponent = benchmark_specs::<G>(&state.config).remove(0);
+    let progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
     evolution.run(&progress)?;
     if let Some(dir) = &plots
         && evolution.state().generation > 0
@@ -288,6 +305,8 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
 /// redrawn as the run goes (at most every [`PLOT_INTERVAL`], and once more at the end).
 struct GenerationProgress {
     bar: ProgressBar,
+    /// The benchmark opponent the summary line reports.
+    opponent: String,
     run_dir: PathBuf,
     plots: Option<PathBuf>,
     last_plot: Mutex<Option<Instant>>,
@@ -298,7 +317,7 @@ struct GenerationProgress {
 const PLOT_INTERVAL: Duration = Duration::from_secs(10);
 
 impl GenerationProgress {
-    fn new(run_dir: PathBuf, plots: Option<PathBuf>) -> GenerationProgress {
+    fn new(run_dir: PathBuf, plots: Option<PathBuf>, opponent: String) -> GenerationProgress {
         let bar = ProgressBar::hidden();
         bar.set_style(
             ProgressStyle::with_template("gen {prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")
@@ -307,6 +326,7 @@ impl GenerationProgress {
         );
         GenerationProgress {
             bar,
+            opponent,
             run_dir,
             plots,
             last_plot: Mutex::new(None),
@@ -352,8 +372,8 @@ impl Observer for GenerationProgress {
             .as_ref()
             .map_or("no benchmark".to_string(), |b| {
                 format!(
-                    "vs heuristic:{} {}/{}/{} ({:.1}%, 95% {:.1}–{:.1}%)",
-                    state.config.depth,
+                    "vs {} {}/{}/{} ({:.1}%, 95% {:.1}–{:.1}%)",
+                    self.opponent,
                     b.wins,
                     b.draws,
                     b.losses,

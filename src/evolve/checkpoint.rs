@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::eval::neural::Champion;
 use crate::eval::neural::NeuralInput;
 use crate::evolve::EvolveError;
+use crate::evolve::cmaes::SepCma;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::population::Individual;
 use crate::evolve::stats::GenerationStats;
@@ -38,6 +39,8 @@ pub struct EvolutionState {
     pub selected: Option<Champion>,
     /// True once a generation's best reached the gate: the run is complete.
     pub gate_reached: bool,
+    /// CMA-ES: the search distribution the population was drawn from.
+    pub cma: Option<SepCma>,
 }
 
 impl EvolutionState {
@@ -78,8 +81,16 @@ impl EvolutionState {
         let (previous, sigmas) = match config.preset {
             Preset::Paper => (genes, 0),
             Preset::Modern => (0, genes),
-            Preset::Td | Preset::Ctdl => (0, 0),
+            Preset::Td | Preset::Ctdl | Preset::Cmaes => (0, 0),
         };
+        let cma_fits = match (&self.cma, config.preset) {
+            (Some(cma), Preset::Cmaes) => cma.fits(genes),
+            (None, preset) => preset != Preset::Cmaes,
+            (Some(_), _) => false,
+        };
+        if !cma_fits {
+            return Err("its CMA-ES state does not fit the run".to_string());
+        }
         let well_formed = |i: &Individual| {
             i.genes.len() == genes && i.previous.len() == previous && i.sigmas.len() == sigmas
         };

@@ -24,6 +24,10 @@ pub enum Preset {
     /// learners; after each generation's learning a league ranks them, the better half
     /// survives and copies of it replace the worse half (their weights carried over).
     Ctdl,
+    /// Separable CMA-ES (Ros & Hansen 2008; for n-tuple networks Jaśkowski & Szubert
+    /// 2016): a Gaussian search distribution whose mean, step size and per-weight scales
+    /// adapt to the ranking of each generation's samples, so steps stay bounded by design.
+    Cmaes,
 }
 
 impl FromStr for Preset {
@@ -34,8 +38,9 @@ impl FromStr for Preset {
             "modern" => Ok(Preset::Modern),
             "td" => Ok(Preset::Td),
             "ctdl" => Ok(Preset::Ctdl),
+            "cmaes" => Ok(Preset::Cmaes),
             other => Err(format!(
-                "unknown preset '{other}' (paper, modern, td or ctdl)"
+                "unknown preset '{other}' (paper, modern, td, ctdl or cmaes)"
             )),
         }
     }
@@ -48,6 +53,7 @@ impl fmt::Display for Preset {
             Preset::Modern => "modern",
             Preset::Td => "td",
             Preset::Ctdl => "ctdl",
+            Preset::Cmaes => "cmaes",
         })
     }
 }
@@ -104,10 +110,20 @@ pub struct EvolveConfig {
     /// p of the paper's mutation: the chance an offspring is mutated, and the step factor.
     pub mutation_probability: f64,
     /// Initial step size of the self-adaptive mutation (modern preset). 0.01 evolved clearly
-    /// stronger players than 0.05 or 0.002 in our measurements (see README).
+    /// stronger players than 0.05 or 0.002 in our measurements (see README). CMA-ES: the
+    /// initial step size σ of its search distribution.
     pub initial_sigma: f32,
+    /// Modern preset: the largest a self-adapted step may grow, as a multiple of
+    /// `initial_sigma` (`None`: unbounded, as runs made before the bound). Unbounded steps
+    /// drift up until the sigmoids saturate into step functions.
+    #[serde(default)]
+    pub sigma_bound: Option<f32>,
     /// Past champions each individual also plays with both colours (modern preset).
     pub hall_of_fame: usize,
+    /// Whether individuals play each other (the league); off, fitness comes from the
+    /// sparring partners (and hall of fame) alone.
+    #[serde(default = "yes")]
+    pub league: bool,
     /// Random plies from the start that make each league game's opening.
     pub league_opening_plies: u32,
     /// `Some(K)`: each individual plays K seeded opponents (both colours) instead of all.
@@ -137,10 +153,21 @@ pub struct EvolveConfig {
     pub sparring: Vec<String>,
     /// Share of TD games played against a sparring partner (the rest is self-play).
     pub sparring_share: f64,
+    /// Fitness games each individual plays against each sparring partner per generation
+    /// (colours alternating, openings shared by the whole population; 0: none).
+    #[serde(default)]
+    pub sparring_games: usize,
     /// Best benchmarked networks kept as candidates; when the run ends, each plays
     /// `selection_games` on openings used nowhere else, and the best becomes the champion.
     pub candidates: usize,
     pub selection_games: usize,
+}
+
+/// The modern preset's bound on self-adapted steps, as a multiple of the initial step.
+pub const MODERN_SIGMA_BOUND: f32 = 5.0;
+
+fn yes() -> bool {
+    true
 }
 
 /// A setting that makes no sense.
@@ -163,10 +190,15 @@ impl EvolveConfig {
             elitism: 1,
             mutation_probability: 0.05,
             initial_sigma: 0.01,
+            sigma_bound: match preset {
+                Preset::Modern => Some(MODERN_SIGMA_BOUND),
+                _ => None,
+            },
             hall_of_fame: match preset {
-                Preset::Paper | Preset::Td | Preset::Ctdl => 0,
+                Preset::Paper | Preset::Td | Preset::Ctdl | Preset::Cmaes => 0,
                 Preset::Modern => 4,
             },
+            league: true,
             league_opening_plies: 4,
             league_sample: None,
             bench_games: 100,
@@ -180,6 +212,7 @@ impl EvolveConfig {
             td_opening_plies: 0,
             sparring: Vec::new(),
             sparring_share: 0.0,
+            sparring_games: 0,
             candidates: 1,
             selection_games: 0,
         }
@@ -215,6 +248,15 @@ impl EvolveConfig {
         }
     }
 
+    /// The defaults of CMA-ES: 20 samples a generation from a distribution of initial step
+    /// 0.1, ranked by the league.
+    fn cmaes() -> EvolveConfig {
+        EvolveConfig {
+            initial_sigma: 0.1,
+            ..EvolveConfig::new(Preset::Cmaes)
+        }
+    }
+
     /// Whether the population evolves (league fitness, selection, variation).
     pub fn evolves(&self) -> bool {
         self.preset != Preset::Td
@@ -228,6 +270,7 @@ impl EvolveConfig {
         let base = match preset {
             Preset::Td => EvolveConfig::td(start.default_tuple_set()),
             Preset::Ctdl => EvolveConfig::ctdl(start.default_tuple_set()),
+            Preset::Cmaes => EvolveConfig::cmaes(),
             _ => EvolveConfig::new(preset),
         };
         EvolveConfig {
@@ -253,6 +296,16 @@ impl EvolveConfig {
         }
         if self.sparring_share > 0.0 && self.sparring.is_empty() {
             return fail("--sparring-share needs --sparring partners".into());
+        }
+        if self.sparring_games > 0 && self.sparring.is_empty() {
+            return fail("--sparring-games needs --sparring partners".into());
+        }
+        let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
+        if self.evolves() && !self.league && !partners_play {
+            return fail(
+                "without the league (--no-league) fitness needs --sparring partners and --sparring-games"
+                    .into(),
+            );
         }
         if self.candidates == 0 {
             return fail("--candidates must be at least 1".into());

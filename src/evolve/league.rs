@@ -1,5 +1,12 @@
-//! League fitness (seed 004 §2.4.3): every individual plays every other with both colours,
-//! 3 points for a win, 1 for a draw, 0 for a loss.
+//! Fitness from games (seed 004 §2.4.3): every individual plays every other with both
+//! colours, 3 points for a win, 1 for a draw, 0 for a loss — and, where the run names
+//! sparring partners, a fixed number of games against each of them, scored the same way.
+//!
+//! A league alone measures individuals only against each other, so a population can drift
+//! together into play that any outside opponent punishes; partners anchor fitness to fixed
+//! opponents. Every individual meets each partner on the same openings (common random
+//! numbers), so differences in fitness come from the individuals, not from their luck in
+//! the openings they were dealt.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,15 +24,19 @@ use crate::rng::{GameRng, rng_for};
 const OPENING_STREAM: u64 = 0x6c67_6f70;
 const GAME_STREAM: u64 = 0x6c67_676d;
 const SAMPLE_STREAM: u64 = 0x6c67_7370;
+const SPARRING_STREAM: u64 = 0x6c67_7370_6172;
 
-/// One league game: participant indices (population first, then hall of fame) and which
-/// of the two earn fitness from it.
+/// One game: participant indices (population first, then hall of fame, then sparring
+/// partners) and which of the two earn fitness from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Fixture {
     first: usize,
     second: usize,
     credit_first: bool,
     credit_second: bool,
+    /// Against a partner: the game's number k in the individual's series against it (its
+    /// opening is number k / 2 of the partner's openings, shared by the whole population).
+    sparring_round: Option<usize>,
 }
 
 /// Points for the side `me` from a finished game.
@@ -45,7 +56,11 @@ fn points(outcome: Outcome, me: Player) -> u32 {
 ///   for these 2K games, and j too if j also drew i (the games are then played once).
 /// - Hall of fame: each individual also plays every stored champion with both colours,
 ///   credited to the individual.
-fn fixtures(config: &EvolveConfig, generation: u32, hall: usize) -> Vec<Fixture> {
+/// - Sparring: each individual plays `sparring_games` games against each of `partners`,
+///   alternating colours, credited to the individual.
+///
+/// With `config.league` off only the last two remain.
+fn fixtures(config: &EvolveConfig, generation: u32, hall: usize, partners: usize) -> Vec<Fixture> {
     let p = config.population;
     let mut list = Vec::new();
     let both_colours = |list: &mut Vec<Fixture>, i: usize, j: usize, credit_j: bool| {
@@ -54,15 +69,18 @@ fn fixtures(config: &EvolveConfig, generation: u32, hall: usize) -> Vec<Fixture>
             second: j,
             credit_first: true,
             credit_second: credit_j,
+            sparring_round: None,
         });
         list.push(Fixture {
             first: j,
             second: i,
             credit_first: credit_j,
             credit_second: true,
+            sparring_round: None,
         });
     };
     match config.league_sample {
+        _ if !config.league => {}
         None => {
             for i in 0..p {
                 for j in i + 1..p {
@@ -92,6 +110,7 @@ fn fixtures(config: &EvolveConfig, generation: u32, hall: usize) -> Vec<Fixture>
                     second,
                     credit_first,
                     credit_second,
+                    sparring_round: None,
                 },
             ));
         }
@@ -101,27 +120,48 @@ fn fixtures(config: &EvolveConfig, generation: u32, hall: usize) -> Vec<Fixture>
             both_colours(&mut list, i, p + h, false);
         }
     }
+    for i in 0..p {
+        for partner in p + hall..p + hall + partners {
+            for k in 0..config.sparring_games {
+                let (first, second) = if k % 2 == 0 {
+                    (i, partner)
+                } else {
+                    (partner, i)
+                };
+                list.push(Fixture {
+                    first,
+                    second,
+                    credit_first: first == i,
+                    credit_second: second == i,
+                    sparring_round: Some(k),
+                });
+            }
+        }
+    }
     list
 }
 
-/// Number of games one generation's league plays.
-pub fn league_games(config: &EvolveConfig, generation: u32, hall: usize) -> usize {
-    fixtures(config, generation, hall).len()
+/// Number of games one generation's fitness plays.
+pub fn league_games(config: &EvolveConfig, generation: u32, hall: usize, partners: usize) -> usize {
+    fixtures(config, generation, hall, partners).len()
 }
 
-/// Plays generation `generation`'s league between `population` (and the `hall` of past
-/// champions) and returns each individual's points. Games run in parallel; each game's
-/// opening derives from (seed, generation, the unordered pair) and its random stream from
-/// (seed, generation, first, second), so the result does not depend on scheduling.
+/// Plays generation `generation`'s fitness games between `population`, the `hall` of past
+/// champions and the sparring `partners`, and returns each individual's points. Games run
+/// in parallel; a league game's opening derives from (seed, generation, the unordered
+/// pair), a sparring game's from (seed, generation, partner, opening number), and every
+/// game's random stream from (seed, generation, first, second[, round]), so the result
+/// does not depend on scheduling.
 pub fn play_league<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
     generation: u32,
     population: &[Arc<NeuralEvaluator>],
     hall: &[Arc<NeuralEvaluator>],
+    partners: &[Box<dyn Agent<G>>],
     on_game_done: &(dyn Fn() + Sync),
 ) -> Vec<f64> {
-    let agents: Vec<SearchAgent<G>> = population
+    let networks: Vec<SearchAgent<G>> = population
         .iter()
         .chain(hall)
         .enumerate()
@@ -129,29 +169,51 @@ pub fn play_league<G: NamedEvaluators>(
             SearchAgent::new(config.depth, evaluator.clone(), format!("individual {i}"))
         })
         .collect();
+    let agents: Vec<&dyn Agent<G>> = networks
+        .iter()
+        .map(|agent| agent as &dyn Agent<G>)
+        .chain(partners.iter().map(|partner| partner.as_ref()))
+        .collect();
+    let first_partner = networks.len();
     let generation_key = u64::from(generation);
-    let results: Vec<(Fixture, Outcome)> = fixtures(config, generation, hall.len())
+    let fixtures = fixtures(config, generation, hall.len(), partners.len());
+    let results: Vec<(Fixture, Outcome)> = fixtures
         .into_par_iter()
         .map(|fixture| {
             let (low, high) = (
                 fixture.first.min(fixture.second),
                 fixture.first.max(fixture.second),
             );
-            let mut opening_rng = rng_for(
-                config.seed,
-                &[OPENING_STREAM, generation_key, low as u64, high as u64],
-            );
+            let (opening_key, game_key) = match fixture.sparring_round {
+                None => (
+                    [OPENING_STREAM, generation_key, low as u64, high as u64],
+                    vec![
+                        GAME_STREAM,
+                        generation_key,
+                        fixture.first as u64,
+                        fixture.second as u64,
+                    ],
+                ),
+                Some(round) => (
+                    [
+                        SPARRING_STREAM,
+                        generation_key,
+                        (high - first_partner) as u64,
+                        (round / 2) as u64,
+                    ],
+                    vec![
+                        GAME_STREAM,
+                        generation_key,
+                        fixture.first as u64,
+                        fixture.second as u64,
+                        round as u64,
+                    ],
+                ),
+            };
+            let mut opening_rng = rng_for(config.seed, &opening_key);
             let opening = opening_for(start, config.league_opening_plies, &mut opening_rng);
-            let mut rng = rng_for(
-                config.seed,
-                &[
-                    GAME_STREAM,
-                    generation_key,
-                    fixture.first as u64,
-                    fixture.second as u64,
-                ],
-            );
-            let players: [&dyn Agent<G>; 2] = [&agents[fixture.first], &agents[fixture.second]];
+            let mut rng = rng_for(config.seed, &game_key);
+            let players = [agents[fixture.first], agents[fixture.second]];
             let record = play_game(&opening, players, &mut rng);
             on_game_done();
             (fixture, record.outcome)

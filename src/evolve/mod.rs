@@ -3,6 +3,7 @@
 //! generation so that a run can be interrupted and resumed exactly.
 
 pub mod checkpoint;
+pub mod cmaes;
 pub mod config;
 pub mod league;
 pub mod learning;
@@ -242,7 +243,12 @@ impl<G: NamedEvaluators> Evolution<G> {
         let generation = state.generation + 1;
         let start = &self.start;
         let league_games = if config.evolves() {
-            league::league_games(&config, generation, state.hall_of_fame.len())
+            league::league_games(
+                &config,
+                generation,
+                state.hall_of_fame.len(),
+                self.sparring.len(),
+            )
         } else {
             0
         };
@@ -273,19 +279,37 @@ impl<G: NamedEvaluators> Evolution<G> {
         let players: Vec<_> = state.population.iter().map(|i| network(&i.genes)).collect();
         let fitness = if config.evolves() {
             let hall: Vec<_> = state.hall_of_fame.iter().map(|g| network(g)).collect();
-            league::play_league(start, &config, generation, &players, &hall, &|| {
-                observer.game_done()
-            })
+            league::play_league(
+                start,
+                &config,
+                generation,
+                &players,
+                &hall,
+                &self.sparring,
+                &|| observer.game_done(),
+            )
         } else {
             learned
         };
         let ranked = selection::ranking(&fitness);
         let best = ranked[0];
+        // A generation offers its best individual, or with CMA-ES the distribution's new
+        // mean (the strategy's estimate, less noisy than any one sample's fitness).
+        let offered = match &mut state.cma {
+            Some(cma) => {
+                let samples: Vec<Vec<f32>> =
+                    state.population.iter().map(|i| i.genes.clone()).collect();
+                cma.update(&samples, &ranked);
+                cma.mean_genes()
+            }
+            None => state.population[best].genes.clone(),
+        };
+        let offered_player = network(&offered);
         let mut records = Vec::new();
         if config.bench_games > 0 {
             let series = openings_series(&config, config.bench_games, BENCH_STREAM);
             for (_, opponent) in &self.opponents {
-                let network = players[best].clone();
+                let network = offered_player.clone();
                 let stats =
                     benchmark(start, &config, network, opponent.as_ref(), series, observer)?;
                 records.push(stats.record);
@@ -297,7 +321,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let win_rate = benchmark.as_ref().map(|b| b.win_rate);
         let candidate = Champion {
             architecture: state.architecture.clone(),
-            genes: state.population[best].genes.clone(),
+            genes: offered.clone(),
             depth: config.depth,
             preset: config.preset.to_string(),
             seed: config.seed,
@@ -329,9 +353,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             diversity: diversity(&state.population),
         });
         if config.hall_of_fame > 0 {
-            state
-                .hall_of_fame
-                .push(state.population[best].genes.clone());
+            state.hall_of_fame.push(offered);
             let excess = state.hall_of_fame.len().saturating_sub(config.hall_of_fame);
             state.hall_of_fame.drain(..excess);
         }
@@ -450,7 +472,7 @@ pub fn architecture_for<G: NamedEvaluators>(
 /// Generation 0 of a run, entirely determined by its seed.
 fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionState {
     let mut rng = rng_for(config.seed, &[EVOLVE_STREAM]);
-    let population = founders(&config, &architecture, &mut rng);
+    let (population, cma) = founders(&config, &architecture, &mut rng);
     EvolutionState {
         config,
         architecture,
@@ -463,6 +485,7 @@ fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionS
         candidates: Vec::new(),
         selected: None,
         gate_reached: false,
+        cma,
     }
 }
 
@@ -593,6 +616,14 @@ fn next_generation(
             next
         }
         Preset::Td => population.clone(),
+        Preset::Cmaes => state
+            .cma
+            .as_ref()
+            .expect("a CMA-ES run has its distribution")
+            .sample(size, rng)
+            .into_iter()
+            .map(Individual::plain)
+            .collect(),
         Preset::Ctdl => {
             let survivors = size.div_ceil(2);
             (0..size)
@@ -607,7 +638,8 @@ fn next_generation(
                 .collect();
             for k in 0..size - survivors {
                 let parent = &population[ranked[k % survivors]];
-                next.push(mutation::self_adaptive(parent, rng));
+                let bound = config.sigma_bound.map(|b| b * config.initial_sigma);
+                next.push(mutation::self_adaptive(parent, bound, rng));
             }
             next
         }

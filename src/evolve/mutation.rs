@@ -33,13 +33,15 @@ pub fn momentum(parent: &Individual, p: f64, rng: &mut GameRng) -> Individual {
 /// Self-adaptive Gaussian mutation (the evolution-strategy rule used for evolved checkers
 /// and Othello evaluators, e.g. Chong, Tan & White 2005): every gene carries its own step
 /// σᵢ, mutated first, σᵢ' = σᵢ · exp(τ · N(0,1)) with τ = 1 / √(2√n), then the gene,
-/// wᵢ' = wᵢ + σᵢ' · N(0,1).
-pub fn self_adaptive(parent: &Individual, rng: &mut GameRng) -> Individual {
+/// wᵢ' = wᵢ + σᵢ' · N(0,1). A new σᵢ' above `max_sigma` is cut to it: unbounded, the
+/// steps drift upwards generation after generation.
+pub fn self_adaptive(parent: &Individual, max_sigma: Option<f32>, rng: &mut GameRng) -> Individual {
     let tau = 1.0 / (2.0 * (parent.genes.len() as f64).sqrt()).sqrt();
     let mut genes = Vec::with_capacity(parent.genes.len());
     let mut sigmas = Vec::with_capacity(parent.genes.len());
     for (&gene, &sigma) in parent.genes.iter().zip(&parent.sigmas) {
         let step = sigma * (tau * rng.sample::<f64, _>(StandardNormal)).exp() as f32;
+        let step = max_sigma.map_or(step, |max| step.min(max));
         sigmas.push(step);
         genes.push(gene + step * rng.sample::<f32, _>(StandardNormal));
     }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::evolve::cmaes::SepCma;
 use crate::evolve::config::{EvolveConfig, Preset};
 use rand::RngExt;
 
@@ -23,7 +24,9 @@ pub struct Individual {
 
 /// Generation 0: `config.population` random networks: Nguyen-Widrow MLPs, or n-tuple
 /// networks with every weight uniform in [−0.1, 0.1] (as Jaśkowski 2014 starts them);
-/// TD learning starts n-tuple networks at zero.
+/// TD learning starts n-tuple networks at zero. CMA-ES draws them from its first search
+/// distribution (centred on a Nguyen-Widrow MLP, or on zero for an n-tuple network, with
+/// step `initial_sigma`), returned beside them.
 ///
 /// Paper preset: generation 0 has no X(n−1). We draw it as a second, independent
 /// Nguyen-Widrow network, so that X(0) − X(−1) is a random direction of the initial
@@ -32,14 +35,30 @@ pub fn founders(
     config: &EvolveConfig,
     architecture: &Architecture,
     rng: &mut GameRng,
-) -> Vec<Individual> {
+) -> (Vec<Individual>, Option<SepCma>) {
+    if config.preset == Preset::Cmaes {
+        let mean = match architecture {
+            Architecture::Mlp(topology) => nguyen_widrow(topology, rng),
+            Architecture::NTuple(spec) => vec![0.0; spec.genes()],
+        };
+        let cma = SepCma::new(
+            mean.into_iter().map(f64::from).collect(),
+            f64::from(config.initial_sigma),
+        );
+        let population = cma
+            .sample(config.population, rng)
+            .into_iter()
+            .map(Individual::plain)
+            .collect();
+        return (population, Some(cma));
+    }
     let random_network = |rng: &mut GameRng| match architecture {
         Architecture::Mlp(topology) => nguyen_widrow(topology, rng),
         Architecture::NTuple(spec) => (0..spec.genes())
             .map(|_| rng.random_range(-0.1..=0.1f32))
             .collect(),
     };
-    (0..config.population)
+    let population = (0..config.population)
         .map(|_| {
             let genes = random_network(rng);
             match config.preset {
@@ -55,17 +74,27 @@ pub fn founders(
                 },
                 // TD learning starts an n-tuple network from zero (every position even); the
                 // hybrid's learners then part ways through their own games.
-                Preset::Td | Preset::Ctdl => Individual {
-                    genes: match architecture {
+                Preset::Td | Preset::Ctdl | Preset::Cmaes => {
+                    Individual::plain(match architecture {
                         Architecture::Mlp(_) => genes,
                         Architecture::NTuple(_) => vec![0.0; genes.len()],
-                    },
-                    previous: Vec::new(),
-                    sigmas: Vec::new(),
-                },
+                    })
+                }
             }
         })
-        .collect()
+        .collect();
+    (population, None)
+}
+
+impl Individual {
+    /// A chromosome without mutation memory (TD learners, CMA-ES samples).
+    pub fn plain(genes: Vec<f32>) -> Individual {
+        Individual {
+            genes,
+            previous: Vec::new(),
+            sigmas: Vec::new(),
+        }
+    }
 }
 
 /// Mean Euclidean distance over all pairs of chromosomes: how spread out the population

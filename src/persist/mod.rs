@@ -17,8 +17,10 @@ use serde::de::DeserializeOwned;
 /// First bytes of every `.evo` file.
 pub const MAGIC: &[u8; 8] = b"EVOBOARD";
 /// The format version this build writes. Version 2 added network families to champions
-/// and checkpoints; champions of version 1 (MLPs) still load.
-pub const FORMAT_VERSION: u32 = 2;
+/// and checkpoints; version 3 added CMA-ES, sparring fitness and bounded steps to
+/// checkpoints (champions are laid out as in version 2). Champions of every earlier
+/// version load; checkpoints only of this one.
+pub const FORMAT_VERSION: u32 = 3;
 
 /// What an `.evo` file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
