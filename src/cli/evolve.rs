@@ -120,6 +120,10 @@ pub struct EvolveArgs {
     /// colours alternating, on openings the whole population shares [default: 0].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     sparring_games: Option<u32>,
+    /// Modern preset: let self-adapted steps grow without the bound (5 × --initial-sigma),
+    /// as runs made before the bound did.
+    #[arg(long)]
+    unbounded_steps: bool,
     /// Evolving presets: individuals do not play each other; fitness comes from the
     /// sparring partners (and the hall of fame) alone.
     #[arg(long)]
@@ -193,6 +197,9 @@ impl EvolveArgs {
         }
         if self.no_league {
             config.league = false;
+        }
+        if self.unbounded_steps {
+            config.sigma_bound = None;
         }
         if self.sparring.is_some() && self.sparring_share.is_none() {
             config.sparring_share = 0.5;
