@@ -633,12 +633,61 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
         learning_rate: 0.003,
         exploration: 0.1,
     };
-    train(&mut network, 2000, &setup, settings);
+    train(&mut network, 2000, &setup, settings, None);
     let learned = score(&network);
     assert!(
         learned >= 0.85 && learned > blank + 0.2,
         "blank {blank}, learned {learned}"
     );
+}
+
+#[test]
+fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+    let start = Othello::start();
+    let architecture = evoboard::nn::Architecture::NTuple(start.tuple_set("straight2").unwrap());
+    let mut rng = rng_for(4, &[]);
+    let teacher_genes: Vec<f32> = (0..architecture.genes())
+        .map(|_| rand::RngExt::random_range(&mut rng, -0.03..0.03f32))
+        .collect();
+    let teacher = start.network(&architecture, teacher_genes);
+    // Held-out positions: random openings of 10 to 30 plies from their own seed.
+    let positions: Vec<Othello> = (0..200)
+        .filter_map(|i| {
+            let plies = 10 + (i % 21) as u32;
+            evoboard::arena::random_opening(&start, plies, &mut rng_for(99, &[i]))
+        })
+        .collect();
+    let error = |student: &evoboard::nn::Network| {
+        positions
+            .iter()
+            .map(|p| (p.value_for_mover(student) - p.value_for_mover(&teacher)).powi(2))
+            .sum::<f32>()
+            / positions.len() as f32
+    };
+    let mut student = start.network(&architecture, vec![0.0; architecture.genes()]);
+    let before = error(&student);
+    let setup = |k: usize| GameSetup {
+        start,
+        opponent: Opponent::SelfPlay,
+        rng: rng_for(5, &[k as u64]),
+    };
+    // 256 placements read a straight2 position, so one step moves its score by 256·α·error:
+    // α must stay well below 2/256.
+    let settings = TdSettings {
+        learning_rate: 0.002,
+        exploration: 0.3,
+    };
+    train(&mut student, 2000, &setup, settings, Some(&teacher));
+    let after = error(&student);
+    assert!(after < before / 10.0, "error {before} → {after}");
+    // A teacher needs learning games to teach in.
+    let no_games = EvolveConfig {
+        teacher: Some("teacher.evo".to_string()),
+        ..EvolveConfig::new(Preset::Modern)
+    };
+    assert!(no_games.validate().is_err());
 }
 
 /// The paper preset must keep evolving exactly as it did before network families and

@@ -102,7 +102,7 @@ fn measure_learning<G: NamedEvaluators>(start: &G, games: u32) -> anyhow::Result
             rng: rng_for(config.seed, &[k as u64]),
         };
         let clock = Instant::now();
-        pool.install(|| train(&mut network, games as usize, &setup, settings));
+        pool.install(|| train(&mut network, games as usize, &setup, settings, None));
         let seconds = clock.elapsed().as_secs_f64();
         println!(
             "TD learning ({}): {games} self-play games at 1 ply in {seconds:.2} s on {threads} thread{}: {:.0} games/s per thread",

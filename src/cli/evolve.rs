@@ -120,6 +120,11 @@ pub struct EvolveArgs {
     /// colours alternating, on openings the whole population shares [default: 0].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     sparring_games: Option<u32>,
+    /// A champion file whose network the TD learners distil: each position learns the
+    /// teacher's value instead of the learner's own one move later (kept in run.json: the
+    /// file must stay in place for --resume).
+    #[arg(long, value_name = "PATH")]
+    teacher: Option<String>,
     /// Modern preset: let self-adapted steps grow without the bound (5 × --initial-sigma),
     /// as runs made before the bound did.
     #[arg(long)]
@@ -197,6 +202,9 @@ impl EvolveArgs {
         }
         if self.no_league {
             config.league = false;
+        }
+        if self.teacher.is_some() {
+            config.teacher = self.teacher.clone();
         }
         if self.unbounded_steps {
             config.sigma_bound = None;

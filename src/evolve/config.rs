@@ -153,6 +153,10 @@ pub struct EvolveConfig {
     pub sparring: Vec<String>,
     /// Share of TD games played against a sparring partner (the rest is self-play).
     pub sparring_share: f64,
+    /// A champion file whose network TD learners distil: positions learn its values
+    /// instead of the learner's own one move later.
+    #[serde(default)]
+    pub teacher: Option<String>,
     /// Fitness games each individual plays against each sparring partner per generation
     /// (colours alternating, openings shared by the whole population; 0: none).
     #[serde(default)]
@@ -213,6 +217,7 @@ impl EvolveConfig {
             sparring: Vec::new(),
             sparring_share: 0.0,
             sparring_games: 0,
+            teacher: None,
             candidates: 1,
             selection_games: 0,
         }
@@ -299,6 +304,9 @@ impl EvolveConfig {
         }
         if self.sparring_games > 0 && self.sparring.is_empty() {
             return fail("--sparring-games needs --sparring partners".into());
+        }
+        if self.teacher.is_some() && self.td_games == 0 {
+            return fail("--teacher needs TD learning games (--td-games)".into());
         }
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
         if self.evolves() && !self.league && !partners_play {

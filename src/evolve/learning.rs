@@ -1,6 +1,9 @@
 //! The learning phase of a generation: each individual plays `td_games` games of TD
 //! learning (see [`crate::learn::td`]), in self-play or against sparring partners.
 //!
+//! With a teacher network, positions learn the teacher's values instead of their own
+//! one move later (see [`crate::learn::td::train`]).
+//!
 //! Game k of individual i in generation g starts from an opening of `td_opening_plies`
 //! random plies and draws all its randomness from (seed, g, i, k): whether it is against a
 //! partner (with probability `sparring_share`), which one (k modulo their number) and its
@@ -14,10 +17,18 @@ use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
 use crate::games::Player;
 use crate::learn::td::{self, GameSetup, Opponent, TdSettings};
+use crate::nn::Network;
 use crate::rng::rng_for;
 
 /// Stream tag of the learning games' seeds (see [`crate::rng::derive_seed`]).
 const TD_STREAM: u64 = 0x7464_6c67;
+
+/// Who a learner learns with: the sparring partners it plays, and the network whose values
+/// it distils, if any.
+pub struct Tutors<'a, G> {
+    pub sparring: &'a [Box<dyn Agent<G>>],
+    pub teacher: Option<&'a Network>,
+}
 
 /// Lets each individual learn from its generation's games; returns each one's score
 /// against the sparring partners ((wins + draws/2) per game; 0.5 when it played none).
@@ -26,10 +37,11 @@ pub fn learn<G: NamedEvaluators>(
     config: &EvolveConfig,
     generation: u32,
     population: &mut [Individual],
-    sparring: &[Box<dyn Agent<G>>],
+    tutors: &Tutors<'_, G>,
     architecture: &crate::nn::Architecture,
     on_game_done: &(dyn Fn() + Sync),
 ) -> Vec<f64> {
+    let Tutors { sparring, teacher } = *tutors;
     let settings = TdSettings {
         learning_rate: config.learning_rate,
         exploration: config.exploration,
@@ -66,7 +78,7 @@ pub fn learn<G: NamedEvaluators>(
                 }
             };
             let mut network = start.network(architecture, std::mem::take(&mut individual.genes));
-            let results = td::train(&mut network, config.td_games, &setup, settings);
+            let results = td::train(&mut network, config.td_games, &setup, settings, teacher);
             individual.genes = network.genes().to_vec();
             partner_score(&results)
         })

@@ -25,7 +25,7 @@ use crate::arena::{
 };
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::{Champion, NeuralEvaluator};
-use crate::nn::{Architecture, Topology, TopologyError};
+use crate::nn::{Architecture, Network, Topology, TopologyError};
 use crate::persist::{PersistError, write_atomic};
 use crate::rng::{derive_seed, rng_for};
 use checkpoint::{EvolutionState, RunDir, RunInfo};
@@ -92,6 +92,8 @@ pub struct Evolution<G: NamedEvaluators> {
     seconds: HashMap<u32, String>,
     /// The sparring partners of TD games, built from the settings.
     sparring: Vec<Box<dyn Agent<G>>>,
+    /// The network TD learners distil, loaded from `config.teacher`.
+    teacher: Option<Network>,
     /// The benchmark opponents with their specs, the first deciding gate and champion.
     opponents: Vec<Named<G>>,
 }
@@ -110,6 +112,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         check_benchmark_openings(&start, &config)?;
         let evolution = Evolution {
             sparring: sparring_partners(&start, &config)?,
+            teacher: load_teacher(&start, &config)?,
             opponents: benchmark_opponents(&start, &config)?,
             state: initial_state(config, architecture),
             start,
@@ -164,6 +167,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let evolution = Evolution {
             seconds: stats::read_seconds(&run.stats_csv()),
             sparring: sparring_partners(&start, &state.config)?,
+            teacher: load_teacher(&start, &state.config)?,
             opponents: benchmark_opponents(&start, &state.config)?,
             start,
             run,
@@ -264,7 +268,10 @@ impl<G: NamedEvaluators> Evolution<G> {
                 &config,
                 generation,
                 &mut state.population,
-                &self.sparring,
+                &learning::Tutors {
+                    sparring: &self.sparring,
+                    teacher: self.teacher.as_ref(),
+                },
                 &state.architecture,
                 &|| observer.game_done(),
             )
@@ -566,6 +573,18 @@ fn keep_candidate(candidates: &mut Vec<Champion>, candidate: Champion, keep: usi
         .unwrap_or(candidates.len());
     candidates.insert(position, candidate);
     candidates.truncate(keep);
+}
+
+/// The network of the run's teacher file, if it has one.
+fn load_teacher<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<Option<Network>, EvolveError> {
+    let Some(path) = &config.teacher else {
+        return Ok(None);
+    };
+    let champion = Champion::load(Path::new(path), start.name())?;
+    Ok(Some(start.network(&champion.architecture, champion.genes)))
 }
 
 /// The agents of the run's sparring specs.

@@ -176,11 +176,17 @@ pub struct GameSetup<'a, G: Game> {
 /// then the batch's updates are applied game by game, in order. The result depends on the
 /// setups alone, never on the number of threads. Returns the learner's result of each game
 /// (see [`Trajectory::result`]).
+///
+/// With a `teacher`, every position is moved towards the teacher's value of it instead of
+/// the learner's own value one move later (distillation on the positions the learner's
+/// own play reaches): a network that learns slowly from results alone, such as an MLP
+/// over raw discs, can learn the evaluation a faster learner found.
 pub fn train<'a, G: NeuralInput>(
     network: &mut Network,
     games: usize,
     setup: &(dyn Fn(usize) -> GameSetup<'a, G> + Sync),
     settings: TdSettings,
+    teacher: Option<&Network>,
 ) -> Vec<Option<i32>> {
     use rayon::prelude::*;
     let mut results = Vec::with_capacity(games);
@@ -194,7 +200,13 @@ pub fn train<'a, G: NeuralInput>(
                     opponent,
                     mut rng,
                 } = setup(k);
-                play_trajectory(frozen, &start, &opponent, settings, &mut rng)
+                let mut trajectory = play_trajectory(frozen, &start, &opponent, settings, &mut rng);
+                if let Some(teacher) = teacher {
+                    for (position, target) in &mut trajectory.updates {
+                        *target = position.value_for_mover(teacher);
+                    }
+                }
+                trajectory
             })
             .collect();
         for trajectory in &trajectories {
