@@ -331,6 +331,34 @@ fn cma_es_runs_with_sparring_fitness_do_not_depend_on_threads_and_resume_exactly
 }
 
 #[test]
+fn the_learning_rate_decays_geometrically_over_its_generations_then_stays() {
+    let constant = EvolveConfig::new(Preset::Td);
+    assert_eq!(constant.learning_rate_at(1), constant.learning_rate_at(40));
+    let decaying = EvolveConfig {
+        learning_rate: 0.01,
+        learning_rate_end: Some(0.001),
+        decay_generations: 11,
+        ..EvolveConfig::new(Preset::Td)
+    };
+    let close = |a: f32, b: f32| (a - b).abs() < 1e-7;
+    assert!(close(decaying.learning_rate_at(1), 0.01));
+    // Halfway (generation 6 of 11) the rate is the geometric mean, √(0.01 · 0.001).
+    assert!(close(
+        decaying.learning_rate_at(6),
+        (0.01f32 * 0.001).sqrt()
+    ));
+    assert!(close(decaying.learning_rate_at(11), 0.001));
+    assert!(close(decaying.learning_rate_at(50), 0.001));
+    let rates: Vec<f32> = (1..=11).map(|g| decaying.learning_rate_at(g)).collect();
+    assert!(rates.windows(2).all(|w| w[1] < w[0]), "{rates:?}");
+    let negative = EvolveConfig {
+        learning_rate_end: Some(-0.1),
+        ..decaying
+    };
+    assert!(negative.validate().is_err());
+}
+
+#[test]
 fn fitness_needs_the_league_or_sparring_games() {
     let alone = EvolveConfig {
         league: false,

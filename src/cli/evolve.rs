@@ -106,10 +106,18 @@ pub struct EvolveArgs {
     /// TD step size α [default: 0.002].
     #[arg(long)]
     learning_rate: Option<f32>,
+    /// Let α decay geometrically from --learning-rate to this over --decay-generations.
+    #[arg(long, value_name = "A")]
+    learning_rate_end: Option<f32>,
+    /// Generations over which α decays to --learning-rate-end [default: the budget the run
+    /// starts with].
+    #[arg(long, value_name = "N", requires = "learning_rate_end")]
+    decay_generations: Option<u32>,
     /// Probability ε of a random move by the learner in TD games [default: 0.1].
     #[arg(long)]
     exploration: Option<f64>,
-    /// Random plies that make each TD game's opening [default: 0].
+    /// Random plies that make each TD game's opening [default: Othello 0, Kalah, Oware and
+    /// Congklak 10].
     #[arg(long, value_name = "PLIES")]
     td_openings: Option<u32>,
     /// Sparring partners, comma-separated agent specs (e.g. heuristic:1@0.1): opponents in
@@ -161,6 +169,9 @@ impl EvolveArgs {
     fn config<G: NamedEvaluators>(&self, start: &G) -> EvolveConfig {
         let mut config = EvolveConfig::for_game(self.preset.unwrap_or(DEFAULT_PRESET), start);
         self.apply(&mut config);
+        if config.learning_rate_end.is_some() && self.decay_generations.is_none() {
+            config.decay_generations = config.generations;
+        }
         config
     }
 
@@ -196,6 +207,12 @@ impl EvolveArgs {
         );
         if let Some(games) = self.td_games {
             config.td_games = games as usize;
+        }
+        if self.learning_rate_end.is_some() {
+            config.learning_rate_end = self.learning_rate_end;
+        }
+        if let Some(generations) = self.decay_generations {
+            config.decay_generations = generations;
         }
         if let Some(games) = self.sparring_games {
             config.sparring_games = games as usize;

@@ -97,6 +97,12 @@ pub trait NeuralInput: Game {
         None
     }
 
+    /// Random plies that open each TD learning game by default. Games whose ε-greedy
+    /// self-play from the start already reaches varied positions need none.
+    fn learning_opening_plies(&self) -> u32 {
+        0
+    }
+
     /// The network's score of this position for the side to move, before any squashing:
     /// an n-tuple network's sum, an MLP's 2σ − 1. Scores order positions; values (see
     /// [`Network::squash`]) are what TD learning aims at. Ordering by unsquashed sums
@@ -292,6 +298,13 @@ impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Man
 
     fn default_tuple_set(&self) -> Option<&'static str> {
         Some(mancala_tuples::DEFAULT_SET)
+    }
+
+    /// Sowing games branch little (at most one move per pit), so self-play from the start
+    /// keeps to a narrow band of openings; from 10 random plies a network meets the
+    /// positions other players lead it into (Kalah against `heuristic:2`: 74.5% → 83.0%).
+    fn learning_opening_plies(&self) -> u32 {
+        10
     }
 }
 

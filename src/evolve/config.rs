@@ -143,8 +143,17 @@ pub struct EvolveConfig {
     pub keep_checkpoints: Option<u32>,
     /// TD learning games each individual plays per generation (0: no TD learning).
     pub td_games: usize,
-    /// TD step size α.
+    /// TD step size α (of the first generation, when it decays).
     pub learning_rate: f32,
+    /// `Some(α_end)`: α decays geometrically from `learning_rate` in generation 1 to α_end
+    /// in generation `decay_generations`, and stays there. Large steps learn fast but
+    /// leave the weights jittering around what they learned; small steps settle them.
+    #[serde(default)]
+    pub learning_rate_end: Option<f32>,
+    /// Generations over which α decays (set from the budget when the run is created, so
+    /// that raising the budget on resume does not change the schedule already played).
+    #[serde(default)]
+    pub decay_generations: u32,
     /// Probability ε of a random move by the learner in TD games.
     pub exploration: f64,
     /// Random plies from the start that make each TD game's opening.
@@ -212,6 +221,8 @@ impl EvolveConfig {
             keep_checkpoints: None,
             td_games: 0,
             learning_rate: 0.002,
+            learning_rate_end: None,
+            decay_generations: 0,
             exploration: 0.1,
             td_opening_plies: 0,
             sparring: Vec::new(),
@@ -262,6 +273,20 @@ impl EvolveConfig {
         }
     }
 
+    /// The TD step size of `generation` (1-based; see `learning_rate_end`).
+    pub fn learning_rate_at(&self, generation: u32) -> f32 {
+        match self.learning_rate_end {
+            Some(end) if self.decay_generations > 1 => {
+                let progress = f64::from(generation.clamp(1, self.decay_generations) - 1)
+                    / f64::from(self.decay_generations - 1);
+                let ratio = f64::from(end) / f64::from(self.learning_rate);
+                (f64::from(self.learning_rate) * ratio.powf(progress)) as f32
+            }
+            Some(end) => end,
+            None => self.learning_rate,
+        }
+    }
+
     /// Whether the population evolves (league fitness, selection, variation).
     pub fn evolves(&self) -> bool {
         self.preset != Preset::Td
@@ -269,12 +294,17 @@ impl EvolveConfig {
 
     /// The defaults of `preset` for the game of `start`: an MLP has one hidden layer of
     /// ⌊2/3 · inputs⌋ units, the paper's rule of thumb (64 → 42); the TD preset trains the
-    /// game's default n-tuple set where it has one, else that MLP.
+    /// game's default n-tuple set where it has one, else that MLP, from the game's default
+    /// learning openings.
     pub fn for_game<G: NeuralInput>(preset: Preset, start: &G) -> EvolveConfig {
         let inputs = start.input_len();
+        let learning = |config: EvolveConfig| EvolveConfig {
+            td_opening_plies: start.learning_opening_plies(),
+            ..config
+        };
         let base = match preset {
-            Preset::Td => EvolveConfig::td(start.default_tuple_set()),
-            Preset::Ctdl => EvolveConfig::ctdl(start.default_tuple_set()),
+            Preset::Td => learning(EvolveConfig::td(start.default_tuple_set())),
+            Preset::Ctdl => learning(EvolveConfig::ctdl(start.default_tuple_set())),
             Preset::Cmaes => EvolveConfig::cmaes(),
             _ => EvolveConfig::new(preset),
         };
@@ -293,8 +323,9 @@ impl EvolveConfig {
         if self.population == 0 {
             return fail("the population needs at least 1 individual".into());
         }
-        if !(self.learning_rate > 0.0 && self.learning_rate.is_finite()) {
-            return fail("the learning rate must be positive".into());
+        let positive = |rate: f32| rate > 0.0 && rate.is_finite();
+        if !positive(self.learning_rate) || !self.learning_rate_end.is_none_or(positive) {
+            return fail("learning rates must be positive".into());
         }
         if !(0.0..=1.0).contains(&self.exploration) || !(0.0..=1.0).contains(&self.sparring_share) {
             return fail("--exploration and --sparring-share must lie in [0, 1]".into());

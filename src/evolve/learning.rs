@@ -43,7 +43,7 @@ pub fn learn<G: NamedEvaluators>(
 ) -> Vec<f64> {
     let Tutors { sparring, teacher } = *tutors;
     let settings = TdSettings {
-        learning_rate: config.learning_rate,
+        learning_rate: config.learning_rate_at(generation),
         exploration: config.exploration,
     };
     population
