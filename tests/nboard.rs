@@ -103,3 +103,22 @@ fn a_proven_result_is_reported_as_its_disc_margin() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_line_that_is_not_utf8_gets_an_error_line_and_the_session_goes_on() {
+    let output = common::evoboard_with_bytes(
+        &["nboard", "--player", "random"],
+        b"nboard 2\nping \xff\xfe 1\nping 2\n",
+    );
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "set myname evoboard",
+            "status ignored a line that is not UTF-8 text",
+            "pong 2"
+        ]
+    );
+}

@@ -141,3 +141,53 @@ fn a_valid_file_with_an_inconsistent_champion_is_refused() {
     assert!(matches!(missing, PersistError::Read { .. }) && missing.is_bad_input());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A payload whose first string claims `length` bytes: a champion of the n-tuple family
+/// (variant 1) whose tuple set's name is that string. The container is intact (its
+/// checksum matches), so only the decoder can refuse it.
+fn crafted_champion(length: u64) -> Vec<u8> {
+    let mut payload = vec![0x01, 0xFD];
+    payload.extend_from_slice(&length.to_le_bytes());
+    payload.extend_from_slice(b"short");
+    let mut file = encode(FileKind::Champion, "othello", &());
+    // `encode` of () gives an empty payload: rebuild the container around ours.
+    file.truncate(file.len() - 4 - 8);
+    file.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    file.extend_from_slice(&payload);
+    let checksum = crc32fast::hash(&file);
+    file.extend_from_slice(&checksum.to_le_bytes());
+    file
+}
+
+#[test]
+fn declared_lengths_beyond_the_payload_are_refused_before_anything_is_allocated() {
+    let dir = temp_dir("crafted");
+    for length in [1u64 << 40, 1 << 63, u64::MAX] {
+        let path = dir.join(format!("crafted-{length}.evo"));
+        std::fs::write(&path, crafted_champion(length)).unwrap();
+        match Champion::load(&path, "othello") {
+            Err(PersistError::Corrupt { .. }) => {}
+            other => panic!("length {length}: {other:?}"),
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn endless_and_oversized_inputs_are_refused_without_reading_them_whole() {
+    // /dev/zero never ends: the magic bytes are checked first.
+    match persist::read(Path::new("/dev/zero")) {
+        Err(PersistError::NotEvo { .. }) => {}
+        other => panic!("{:?}", other.map(|b| b.len())),
+    }
+    // A sparse file past the size limit is refused by its size alone.
+    let dir = temp_dir("oversized");
+    let path = dir.join("huge.evo");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(persist::MAX_FILE_BYTES + 1).unwrap();
+    match persist::read(&path) {
+        Err(PersistError::TooLarge { .. }) => {}
+        other => panic!("{:?}", other.map(|b| b.len())),
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -330,3 +330,38 @@ fn a_human_game_to_the_end_saves_a_record_that_replays() {
     assert_eq!(shown["score"], serde_json::json!([1, 2]));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn othello_positions_starting_with_a_hyphen_are_accepted() {
+    // The start position with black to move: its string begins with '-'.
+    let start = "---------------------------OX------XO--------------------------- X";
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "othello",
+            "--first",
+            "human",
+            "--second",
+            "first",
+            "--position",
+            start,
+        ],
+        "f5\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("black (X) plays f5"), "{out}");
+}
+
+#[test]
+fn a_line_that_is_not_text_is_answered_and_the_game_goes_on() {
+    let output = common::evoboard_with_bytes(
+        &[
+            "play", "--game", "othello", "--first", "human", "--second", "first",
+        ],
+        b"\xff\xfe\nf5\nquit\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(out.contains("that line is not text (UTF-8)"), "{out}");
+    assert!(out.contains("black (X) plays f5"), "{out}");
+}

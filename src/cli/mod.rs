@@ -190,6 +190,38 @@ pub(crate) fn configure_threads(threads: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What reading one line of an interactive session found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum LineRead {
+    /// The input has ended.
+    End,
+    /// A line of text (in the caller's buffer).
+    Text,
+    /// A line that is not UTF-8: a person's typo or a client's garbage, to be answered,
+    /// not a reason to end the session.
+    NotText,
+}
+
+/// Reads one line of `input` into `line` (replacing its contents) without failing on
+/// bytes that are not UTF-8.
+pub(crate) fn read_text_line(
+    input: &mut impl std::io::BufRead,
+    line: &mut String,
+) -> std::io::Result<LineRead> {
+    let mut bytes = Vec::new();
+    line.clear();
+    if input.read_until(b'\n', &mut bytes)? == 0 {
+        return Ok(LineRead::End);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            *line = text;
+            Ok(LineRead::Text)
+        }
+        Err(_) => Ok(LineRead::NotText),
+    }
+}
+
 /// Reads a position string, or the start position when none is given.
 pub(crate) fn position_or_start<G: crate::games::Game>(
     start: G,

@@ -13,6 +13,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::arena::{Agent, AgentSpec, SearchAgent};
+use crate::cli::{LineRead, read_text_line};
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, Player};
 use crate::rng::rng_for;
@@ -48,9 +49,13 @@ pub fn serve(spec: &str, input: &mut impl BufRead, out: &mut impl Write) -> anyh
     };
     let mut line = String::new();
     loop {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
-            return Ok(());
+        match read_text_line(input, &mut line)? {
+            LineRead::End => return Ok(()),
+            LineRead::NotText => {
+                reply(out, "status ignored a line that is not UTF-8 text")?;
+                continue;
+            }
+            LineRead::Text => {}
         }
         let (command, rest) = line.trim().split_once(' ').unwrap_or((line.trim(), ""));
         match command {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::arena::{Agent, AgentSpec, SearchAgent};
-use crate::cli::{BadInput, GameName, position_or_start, with_game};
+use crate::cli::{BadInput, GameName, LineRead, position_or_start, read_text_line, with_game};
 use crate::eval::NamedEvaluators;
 use crate::games::{Game, GameError, MoveList, Outcome, Player};
 use crate::persist::write_atomic;
@@ -35,7 +35,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "heuristic:4")]
     hint_engine: String,
     /// Start from this position instead of the initial one.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Seed of the engines' random choices.
     #[arg(long, default_value_t = 1)]
@@ -117,9 +117,19 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
             }
             self.out.flush()?;
             let mut line = String::new();
-            if self.input.read_line(&mut line)? == 0 {
-                writeln!(self.out, "\nend of input: game abandoned")?;
-                return Ok(Choice::Quit);
+            match read_text_line(&mut self.input, &mut line)? {
+                LineRead::End => {
+                    writeln!(self.out, "\nend of input: game abandoned")?;
+                    return Ok(Choice::Quit);
+                }
+                LineRead::NotText => {
+                    writeln!(
+                        self.out,
+                        "that line is not text (UTF-8): type a move, or help"
+                    )?;
+                    continue;
+                }
+                LineRead::Text => {}
             }
             match line.trim() {
                 "quit" => {

@@ -22,6 +22,15 @@ pub const MAGIC: &[u8; 8] = b"EVOBOARD";
 /// version load; checkpoints only of this one.
 pub const FORMAT_VERSION: u32 = 3;
 
+/// The largest `.evo` file read. The largest run this build writes (CMA-ES over the 167,463-weight
+/// n-tuple network, or an MLP population at the population cap) is far below it; anything
+/// larger is refused unread.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The most memory a decode may claim for its containers: a crafted length inside an intact
+/// file is refused instead of allocated.
+const DECODE_LIMIT: usize = 1 << 30;
+
 /// What an `.evo` file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
@@ -63,6 +72,8 @@ pub enum PersistError {
     },
     #[error("{path} is not an evoboard file (bad magic bytes)")]
     NotEvo { path: PathBuf },
+    #[error("{path} is larger than any evoboard file ({MAX_FILE_BYTES} bytes at most)")]
+    TooLarge { path: PathBuf },
     #[error("{path} is truncated ({found} bytes, {expected} expected)")]
     Truncated {
         path: PathBuf,
@@ -213,8 +224,9 @@ pub fn open<'b>(
 
 /// Decodes a payload that [`open`] returned.
 pub fn decode_payload<T: DeserializeOwned>(path: &Path, payload: &[u8]) -> Result<T, PersistError> {
-    let (value, used) = bincode::serde::decode_from_slice(payload, bincode::config::standard())
-        .map_err(|e| PersistError::Corrupt {
+    let config = bincode::config::standard().with_limit::<DECODE_LIMIT>();
+    let (value, used) =
+        bincode::serde::decode_from_slice(payload, config).map_err(|e| PersistError::Corrupt {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
@@ -249,10 +261,36 @@ pub fn load<T: DeserializeOwned>(
     decode(path, &read(path)?, kind, game)
 }
 
-/// The bytes of the file at `path`.
+/// The bytes of the file at `path`: refused unread when it is larger than
+/// [`MAX_FILE_BYTES`], and after its first bytes when they are not the magic bytes (so a
+/// device or pipe that never ends is not read to its end).
 pub fn read(path: &Path) -> Result<Vec<u8>, PersistError> {
-    std::fs::read(path).map_err(|error| PersistError::Read {
+    use std::io::Read;
+    let failed = |error| PersistError::Read {
         path: path.to_path_buf(),
         error,
-    })
+    };
+    let too_large = || PersistError::TooLarge {
+        path: path.to_path_buf(),
+    };
+    let file = std::fs::File::open(path).map_err(failed)?;
+    if file.metadata().map_err(failed)?.len() > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    let mut reader = file.take(MAX_FILE_BYTES + 1);
+    let mut bytes = Vec::new();
+    (&mut reader)
+        .take(MAGIC.len() as u64)
+        .read_to_end(&mut bytes)
+        .map_err(failed)?;
+    if bytes.as_slice() != MAGIC {
+        return Err(PersistError::NotEvo {
+            path: path.to_path_buf(),
+        });
+    }
+    reader.read_to_end(&mut bytes).map_err(failed)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }

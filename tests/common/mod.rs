@@ -51,6 +51,11 @@ pub fn evolve_small(game: &str) -> PathBuf {
 
 /// Runs the binary with `input` on its standard input.
 pub fn evoboard_with_input(args: &[&str], input: &str) -> Output {
+    evoboard_with_bytes(args, input.as_bytes())
+}
+
+/// Runs the binary with `args` and raw `input` on stdin (which need not be UTF-8).
+pub fn evoboard_with_bytes(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
         .current_dir(std::env::temp_dir())
         .args(args)
@@ -63,7 +68,7 @@ pub fn evoboard_with_input(args: &[&str], input: &str) -> Output {
         .stdin
         .take()
         .expect("stdin is piped")
-        .write_all(input.as_bytes())
+        .write_all(input)
         .expect("the input is written");
     child.wait_with_output().expect("the binary ends")
 }
