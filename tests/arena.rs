@@ -212,3 +212,19 @@ fn heuristic_three_beats_random_at_least_95_of_100() {
         records.iter().map(|r| r.plies()).sum::<usize>()
     );
 }
+
+#[test]
+fn opening_errors_advise_fewer_plies_when_games_end_and_more_when_openings_repeat() {
+    let too_long = evoboard::arena::random_openings(&Othello::start(), 5, 70, 1).unwrap_err();
+    assert!(
+        too_long.to_string().contains("use fewer opening plies"),
+        "{too_long}"
+    );
+    let kalah = evoboard::games::mancala::Kalah::game(6, 4, false);
+    let too_few = evoboard::arena::random_openings(&kalah, 200, 1, 1).unwrap_err();
+    assert!(
+        too_few.to_string().contains("use more opening plies"),
+        "{too_few}"
+    );
+    assert_eq!(too_few.found, 6);
+}

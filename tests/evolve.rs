@@ -359,6 +359,38 @@ fn the_learning_rate_decays_geometrically_over_its_generations_then_stays() {
 }
 
 #[test]
+fn populations_are_capped_and_must_fit_in_memory_before_anything_is_allocated() {
+    let huge = EvolveConfig {
+        population: 10_000_000,
+        ..EvolveConfig::new(Preset::Modern)
+    };
+    assert!(huge.validate().is_err());
+    let dir = temp_dir("huge");
+    assert!(Evolution::create(Othello::start(), huge, &dir).is_err());
+    // Within the cap but not within memory: 9,000 networks of 167,265 weights.
+    let wide = EvolveConfig {
+        population: 9_000,
+        network: NetworkChoice::NTuple("logistello".to_string()),
+        ..EvolveConfig::new(Preset::Cmaes)
+    };
+    assert!(wide.validate().is_ok());
+    assert!(wide.check_size(167_265).is_err());
+    assert!(Evolution::create(Othello::start(), wide.clone(), &dir).is_err());
+    assert!(
+        !dir.exists(),
+        "nothing is written for a run that cannot start"
+    );
+    assert!(
+        EvolveConfig {
+            population: 20,
+            ..wide
+        }
+        .check_size(167_265)
+        .is_ok()
+    );
+}
+
+#[test]
 fn fitness_needs_the_league_or_sparring_games() {
     let alone = EvolveConfig {
         league: false,

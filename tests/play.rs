@@ -365,3 +365,26 @@ fn a_line_that_is_not_text_is_answered_and_the_game_goes_on() {
     assert!(out.contains("that line is not text (UTF-8)"), "{out}");
     assert!(out.contains("black (X) plays f5"), "{out}");
 }
+
+#[test]
+fn a_record_that_cannot_be_written_is_refused_before_the_game() {
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "kalah",
+            "--first",
+            "random",
+            "--second",
+            "random",
+            "--record",
+            "/nonexistent-dir/game.txt",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("error: cannot write the record to /nonexistent-dir/game.txt"),
+        "{err}"
+    );
+    assert!(!out.contains("game over"), "no game is played: {out}");
+}

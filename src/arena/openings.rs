@@ -14,12 +14,17 @@ const OPENINGS_STREAM: u64 = 0x6f70_656e;
 /// Not enough distinct openings exist (or were found) at the requested depth.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "found only {found} distinct unfinished openings of {plies} plies, {wanted} needed; use more opening plies"
+    "found only {found} distinct unfinished openings of {plies} plies, {wanted} needed; {}",
+    if *.too_long { "most random games end before that many plies: use fewer opening plies" }
+    else { "use more opening plies (or fewer games)" }
 )]
 pub struct OpeningError {
     pub found: usize,
     pub wanted: usize,
     pub plies: u32,
+    /// Most fruitless draws ended the game within the plies (rather than repeating an
+    /// opening already found).
+    pub too_long: bool,
 }
 
 /// `count` distinct unfinished positions, each `plies` uniformly random plies from `start`,
@@ -39,14 +44,19 @@ pub fn random_openings<G: Game>(
     let mut openings = Vec::new();
     // Give up after this many draws in a row that found nothing new: the distinct
     // positions at this depth are (nearly) exhausted.
-    let mut fruitless = 0;
+    let (mut fruitless, mut ended) = (0, 0);
     while openings.len() < count && fruitless < 2_000 {
         match random_opening(start, plies, &mut rng) {
             Some(game) if seen.insert(game.to_position_string()) => {
                 openings.push(game);
                 fruitless = 0;
+                ended = 0;
             }
-            _ => fruitless += 1,
+            Some(_) => fruitless += 1,
+            None => {
+                fruitless += 1;
+                ended += 1;
+            }
         }
     }
     if openings.len() < count {
@@ -54,6 +64,7 @@ pub fn random_openings<G: Game>(
             found: openings.len(),
             wanted: count,
             plies,
+            too_long: 2 * ended > fruitless,
         });
     }
     Ok(openings)

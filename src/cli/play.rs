@@ -184,6 +184,9 @@ pub fn play<G: NamedEvaluators>(
     if start.outcome().is_some() {
         return Err(BadInput("the game is already over in that position".into()).into());
     }
+    if let Some(path) = &args.record {
+        check_writable_location(path)?;
+    }
     let seats = [seat(&args.first, &start)?, seat(&args.second, &start)?];
     let hint_engine = args
         .hint_engine
@@ -270,8 +273,32 @@ pub fn play<G: NamedEvaluators>(
             start.to_position_string(),
             record.join(",")
         );
-        write_atomic(path, text.as_bytes())?;
+        write_atomic(path, text.as_bytes())
+            .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?;
         writeln!(out, "record saved to {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// Fails before the game if `path` could not be written at its end: its directory must
+/// exist and `path` must not be a directory.
+fn check_writable_location(path: &std::path::Path) -> Result<(), BadInput> {
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => std::path::Path::new("."),
+    };
+    if !directory.is_dir() {
+        return Err(BadInput(format!(
+            "cannot write the record to {}: {} is not a directory",
+            path.display(),
+            directory.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(BadInput(format!(
+            "cannot write the record to {}: it is a directory",
+            path.display()
+        )));
     }
     Ok(())
 }

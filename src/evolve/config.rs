@@ -176,6 +176,14 @@ pub struct EvolveConfig {
     pub selection_games: usize,
 }
 
+/// The largest population a run may have: a league of 10,000 already plays ~10⁸ games a
+/// generation.
+pub const MAX_POPULATION: usize = 10_000;
+
+/// The most memory a population's chromosomes may take (with what their mutation
+/// operators remember): checked before anything is allocated.
+pub const MAX_POPULATION_BYTES: usize = 4 << 30;
+
 /// The modern preset's bound on self-adapted steps, as a multiple of the initial step.
 pub const MODERN_SIGMA_BOUND: f32 = 5.0;
 
@@ -314,6 +322,28 @@ impl EvolveConfig {
         }
     }
 
+    /// Checks that the population of chromosomes of `genes` weights fits in memory (a
+    /// checkpoint holds it twice while it is written).
+    pub fn check_size(&self, genes: usize) -> Result<(), ConfigError> {
+        let vectors = match self.preset {
+            Preset::Paper | Preset::Modern => 2,
+            _ => 1,
+        };
+        let bytes = self
+            .population
+            .saturating_mul(genes)
+            .saturating_mul(vectors * std::mem::size_of::<f32>());
+        if bytes > MAX_POPULATION_BYTES {
+            return Err(ConfigError(format!(
+                "{} individuals of {genes} weights take {} MB, over the limit of {} MB: use a smaller --population or network",
+                self.population,
+                bytes >> 20,
+                MAX_POPULATION_BYTES >> 20
+            )));
+        }
+        Ok(())
+    }
+
     /// Checks the settings against each other.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |m: String| Err(ConfigError(m));
@@ -322,6 +352,12 @@ impl EvolveConfig {
         }
         if self.population == 0 {
             return fail("the population needs at least 1 individual".into());
+        }
+        if self.population > MAX_POPULATION {
+            return fail(format!(
+                "--population {} is over the limit of {MAX_POPULATION}",
+                self.population
+            ));
         }
         let positive = |rate: f32| rate > 0.0 && rate.is_finite();
         if !positive(self.learning_rate) || !self.learning_rate_end.is_none_or(positive) {

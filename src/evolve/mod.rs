@@ -109,6 +109,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             return Err(EvolveError::RunExists(dir.display().to_string()));
         }
         let architecture = architecture_for(&start, &config)?;
+        config.check_size(architecture.genes())?;
         check_benchmark_openings(&start, &config)?;
         let evolution = Evolution {
             sparring: sparring_partners(&start, &config)?,
