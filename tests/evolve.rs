@@ -520,11 +520,11 @@ fn resume_refuses_inconsistent_checkpoints_and_repairs_derived_files() {
     // Too small a budget would undo generations.
     assert!(Evolution::resume(Othello::start(), &dir, Some(1)).is_err());
     // A stats.csv that lost its last row (a kill between two writes) is rebuilt, and
-    // temporary files of interrupted writes are removed.
+    // temporary files of interrupted writes (by a process that is gone) are removed.
     let csv = std::fs::read_to_string(dir.join("stats.csv")).unwrap();
     let shortened: Vec<&str> = csv.lines().take(2).collect();
     std::fs::write(dir.join("stats.csv"), shortened.join("\n") + "\n").unwrap();
-    std::fs::write(dir.join(".gen-00003.evo.tmp-1"), b"partial").unwrap();
+    std::fs::write(dir.join(".gen-00003.evo.tmp-4000000000"), b"partial").unwrap();
     Evolution::resume(Othello::start(), &dir, None).unwrap();
     let without_time = |text: &str| -> Vec<String> {
         text.lines()
@@ -537,7 +537,7 @@ fn resume_refuses_inconsistent_checkpoints_and_repairs_derived_files() {
         rebuilt.ends_with(",\n"),
         "the lost row's time is unknown, not invented"
     );
-    assert!(!dir.join(".gen-00003.evo.tmp-1").exists());
+    assert!(!dir.join(".gen-00003.evo.tmp-4000000000").exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -239,3 +239,60 @@ fn damaged_files_and_misuse_are_clear_errors() {
     assert!(error_line(&bench("champion:/nonexistent/champion.evo")).contains("cannot read"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn resume_leaves_exactly_the_files_of_an_uninterrupted_run() {
+    let dir = temp_dir("converge");
+    let plots = temp_dir("converge-plots");
+    let (out, plot_dir) = (dir.to_str().unwrap(), plots.to_str().unwrap());
+    let args = |generations: &'static str| -> Vec<String> {
+        let mut args: Vec<String> = RUN[1..].iter().map(|a| a.to_string()).collect();
+        args.retain(|a| a != "--no-plots");
+        let rest = [
+            "2",
+            "--generations",
+            generations,
+            "--keep-checkpoints",
+            "2",
+            "--out",
+            out,
+            "--plots",
+            plot_dir,
+        ];
+        let mut all = vec!["evolve".to_string()];
+        all.extend(args);
+        all.extend(rest.iter().map(|a| a.to_string()));
+        all
+    };
+    let first: Vec<String> = args("3");
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    assert!(evoboard(&first).status.success());
+    // What a kill leaves: an old checkpoint not yet removed, a half-drawn plot.
+    std::fs::copy(dir.join("gen-00003.evo"), dir.join("gen-00001.evo")).unwrap();
+    std::fs::write(plots.join(".fitness.tmp-4000000000.png"), b"half").unwrap();
+    let mut resume: Vec<String> = args("4");
+    resume.push("--resume".to_string());
+    let resume: Vec<&str> = resume.iter().map(String::as_str).collect();
+    assert!(evoboard(&resume).status.success());
+    let mut checkpoints: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.starts_with("gen-"))
+        .collect();
+    checkpoints.sort();
+    assert_eq!(checkpoints, ["gen-00003.evo", "gen-00004.evo"]);
+    let leftovers = std::fs::read_dir(&plots)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".tmp-")
+        })
+        .count();
+    assert_eq!(leftovers, 0);
+    for d in [dir, plots] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}

@@ -191,3 +191,19 @@ fn endless_and_oversized_inputs_are_refused_without_reading_them_whole() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn stale_temporary_files_are_removed_but_those_of_running_writers_are_kept() {
+    let dir = temp_dir("stale");
+    let dead = dir.join(".fitness.tmp-4000000000.png");
+    let alive = dir.join(format!(".gen-00003.evo.tmp-{}", std::process::id()));
+    let kept = dir.join("stats.csv");
+    for path in [&dead, &alive, &kept] {
+        std::fs::write(path, b"x").unwrap();
+    }
+    persist::remove_stale_temp_files(&dir);
+    assert!(!dead.exists(), "a dead writer's file goes");
+    assert!(alive.exists(), "a running writer's file stays");
+    assert!(kept.exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -294,6 +294,10 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
     );
     let plots =
         (!args.no_plots).then(|| args.plots.clone().unwrap_or_else(|| default_plot_dir(&out)));
+    if let Some(dir) = &plots {
+        // Drawings a killed run left half-written.
+        crate::persist::remove_stale_temp_files(dir);
+    }
     let opponent = benchmark_specs::<G>(&state.config).remove(0);
     let progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
     evolution.run(&progress)?;

@@ -152,10 +152,12 @@ impl RunDir {
         serde_json::from_str(&text).map_err(|e| no_run(e.to_string()))
     }
 
-    /// The highest generation with a checkpoint file, if any.
-    pub fn latest_checkpoint(&self) -> Option<u32> {
-        std::fs::read_dir(&self.dir)
-            .ok()?
+    /// The generations that have a checkpoint file.
+    fn checkpoints(&self) -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        entries
             .filter_map(|entry| {
                 let name = entry.ok()?.file_name().into_string().ok()?;
                 name.strip_prefix("gen-")?
@@ -163,21 +165,33 @@ impl RunDir {
                     .parse::<u32>()
                     .ok()
             })
-            .max()
+            .collect()
+    }
+
+    /// The highest generation with a checkpoint file, if any.
+    pub fn latest_checkpoint(&self) -> Option<u32> {
+        self.checkpoints().into_iter().max()
+    }
+
+    /// With `keep` = Some(K), removes every checkpoint older than the newest K up to
+    /// generation `latest` — also those a kill left behind between writing a checkpoint
+    /// and removing its predecessor, so a resumed run ends with exactly the files of an
+    /// uninterrupted one.
+    pub fn remove_old_checkpoints(&self, latest: u32, keep: Option<u32>) {
+        let Some(oldest_kept) = keep.map(|k| latest.saturating_sub(k) + 1) else {
+            return;
+        };
+        for generation in self.checkpoints() {
+            if generation < oldest_kept {
+                let _ = std::fs::remove_file(self.checkpoint(generation));
+            }
+        }
     }
 
     /// Removes temporary files left by writes that a kill interrupted (see
-    /// [`crate::persist::write_atomic`]); they are never read.
+    /// [`crate::persist::remove_stale_temp_files`]).
     pub fn remove_stale_temp_files(&self) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') && name.contains(".tmp-") {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
+        persist::remove_stale_temp_files(&self.dir);
     }
 
     pub fn save_state(&self, state: &EvolutionState, game: &str) -> Result<(), PersistError> {

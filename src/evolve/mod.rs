@@ -165,6 +165,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         }
         check_benchmark_openings(&start, &state.config)?;
         run.remove_stale_temp_files();
+        run.remove_old_checkpoints(state.generation, state.config.keep_checkpoints);
         let evolution = Evolution {
             seconds: stats::read_seconds(&run.stats_csv()),
             sparring: sparring_partners(&start, &state.config)?,
@@ -376,13 +377,8 @@ impl<G: NamedEvaluators> Evolution<G> {
     /// resume rebuilds the later two from the checkpoint, so a crash between them is safe).
     fn save(&self) -> Result<(), EvolveError> {
         self.run.save_state(&self.state, self.start.name())?;
-        if let Some(keep) = self.state.config.keep_checkpoints
-            && let Some(old) = self.state.generation.checked_sub(keep)
-            && old > 0
-        {
-            // Older ones were removed the same way when their turn came.
-            let _ = std::fs::remove_file(self.run.checkpoint(old));
-        }
+        self.run
+            .remove_old_checkpoints(self.state.generation, self.state.config.keep_checkpoints);
         self.write_results()
     }
 

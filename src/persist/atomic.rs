@@ -34,3 +34,46 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// Removes the temporary files (`.NAME.tmp-PID…`, see [`write_atomic`]) that writes
+/// interrupted by a kill left in `dir`. Files of a process still running are its writes in
+/// progress and are kept. They are never read, so removing them loses nothing.
+pub fn remove_stale_temp_files(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(after) = name
+            .strip_prefix('.')
+            .and_then(|rest| rest.split_once(".tmp-"))
+            .map(|(_, after)| after)
+        else {
+            continue;
+        };
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+        let running = digits.parse::<u32>().is_ok_and(process_is_running);
+        if !running {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with this id exists (on Unix; elsewhere every writer counts as gone).
+fn process_is_running(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        // Signal 0 checks for existence; EPERM means it exists under another user.
+        // SAFETY: kill with signal 0 sends nothing; it only reports on the process.
+        let result = unsafe { libc::kill(pid, 0) };
+        result == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        false
+    }
+}

@@ -7,7 +7,7 @@
 
 mod atomic;
 
-pub use atomic::write_atomic;
+pub use atomic::{remove_stale_temp_files, write_atomic};
 
 use std::path::{Path, PathBuf};
 
