@@ -785,3 +785,35 @@ generation,fitness_max,fitness_mean,fitness_min,bench_games,bench_wins,bench_dra
     assert_eq!((champion.generation, champion.fitness), (5, 22.0));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_run_directory_is_written_by_one_process_at_a_time() {
+    let dir = temp_dir("lock");
+    let config = small(Preset::Modern);
+    let running = Evolution::create(Othello::start(), config.clone(), &dir).unwrap();
+    // A second writer, fresh or resuming, is refused while the first holds the run.
+    let message = |result: Result<Evolution<Othello>, evoboard::evolve::EvolveError>| match result {
+        Err(error) => error.to_string(),
+        Ok(_) => panic!("a second writer got the run"),
+    };
+    let pid = std::process::id().to_string();
+    let resumed = message(Evolution::resume(Othello::start(), &dir, None));
+    assert!(
+        resumed.contains("in use by another evoboard process") && resumed.contains(&pid),
+        "{resumed}"
+    );
+    let fresh = message(Evolution::create(
+        Othello::start(),
+        EvolveConfig { seed: 99, ..config },
+        &dir,
+    ));
+    assert!(fresh.contains("in use"), "{fresh}");
+    // Once the holder is gone (here dropped; a killed process releases it the same way),
+    // the run resumes.
+    drop(running);
+    let mut resumed = Evolution::resume(Othello::start(), &dir, None).unwrap();
+    resumed.run(&Quiet).unwrap();
+    assert_eq!(resumed.state().generation, 4);
+    drop(resumed);
+    std::fs::remove_dir_all(dir).unwrap();
+}

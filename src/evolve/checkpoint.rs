@@ -212,3 +212,59 @@ impl RunDir {
 pub fn load_checkpoint(path: &Path, game: &str) -> Result<EvolutionState, PersistError> {
     persist::load(path, FileKind::Checkpoint, game)
 }
+
+/// An advisory lock on a run directory, held for as long as the value lives, so that two
+/// processes never write one run. The operating system releases it when its process ends,
+/// however it ends, so a crash leaves nothing to clean up before `--resume`. The lock file
+/// holds the owner's process id, for the message a second process gets.
+pub struct RunLock {
+    _file: std::fs::File,
+}
+
+impl RunLock {
+    /// Takes the lock of `dir` (creating the directory if needed), or says who holds it.
+    pub fn acquire(dir: &Path) -> Result<RunLock, EvolveError> {
+        use std::io::{Read, Seek, Write};
+        let failed = |error: std::io::Error| EvolveError::Write {
+            path: dir.display().to_string(),
+            error,
+        };
+        std::fs::create_dir_all(dir).map_err(failed)?;
+        let path = dir.join(".evoboard-lock");
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(failed)?;
+        if !try_lock(&file) {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            return Err(EvolveError::Locked {
+                dir: dir.display().to_string(),
+                holder: holder.trim().to_string(),
+            });
+        }
+        file.set_len(0).map_err(failed)?;
+        file.rewind().map_err(failed)?;
+        writeln!(file, "{}", std::process::id()).map_err(failed)?;
+        Ok(RunLock { _file: file })
+    }
+}
+
+/// Takes an exclusive advisory lock on `file` without waiting (Unix; elsewhere runs are
+/// not locked).
+fn try_lock(file: &std::fs::File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this process owns; it changes no memory.
+        unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        true
+    }
+}

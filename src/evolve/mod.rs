@@ -28,7 +28,7 @@ use crate::eval::neural::{Champion, NeuralEvaluator};
 use crate::nn::{Architecture, Network, Topology, TopologyError};
 use crate::persist::{PersistError, write_atomic};
 use crate::rng::{derive_seed, rng_for};
-use checkpoint::{EvolutionState, RunDir, RunInfo};
+use checkpoint::{EvolutionState, RunDir, RunInfo, RunLock};
 use config::{ConfigError, EvolveConfig, NetworkChoice, Preset};
 use population::{Individual, diversity, founders};
 use stats::GenerationStats;
@@ -51,6 +51,10 @@ pub enum EvolveError {
     Openings(#[from] OpeningError),
     #[error("{0} already holds a run: continue it with --resume, or choose another --out")]
     RunExists(String),
+    #[error(
+        "{dir} is in use by another evoboard process (pid {holder}): wait for it to end, or choose another --out"
+    )]
+    Locked { dir: String, holder: String },
     #[error(transparent)]
     Spec(#[from] SpecError),
     #[error("{path} has no readable run.json ({reason}); nothing to resume")]
@@ -96,6 +100,8 @@ pub struct Evolution<G: NamedEvaluators> {
     teacher: Option<Network>,
     /// The benchmark opponents with their specs, the first deciding gate and champion.
     opponents: Vec<Named<G>>,
+    /// This process's hold on the run directory.
+    _lock: RunLock,
 }
 
 impl<G: NamedEvaluators> Evolution<G> {
@@ -105,20 +111,26 @@ impl<G: NamedEvaluators> Evolution<G> {
         let run = RunDir {
             dir: dir.to_path_buf(),
         };
-        if run.run_json().exists() || run.latest_checkpoint().is_some() {
-            return Err(EvolveError::RunExists(dir.display().to_string()));
-        }
         let architecture = architecture_for(&start, &config)?;
         config.check_size(architecture.genes())?;
         check_benchmark_openings(&start, &config)?;
+        let sparring = sparring_partners(&start, &config)?;
+        let teacher = load_teacher(&start, &config)?;
+        let opponents = benchmark_opponents(&start, &config)?;
+        // Every setting is sound: only now is the directory touched.
+        let lock = RunLock::acquire(dir)?;
+        if run.run_json().exists() || run.latest_checkpoint().is_some() {
+            return Err(EvolveError::RunExists(dir.display().to_string()));
+        }
         let evolution = Evolution {
-            sparring: sparring_partners(&start, &config)?,
-            teacher: load_teacher(&start, &config)?,
-            opponents: benchmark_opponents(&start, &config)?,
+            sparring,
+            teacher,
+            opponents,
             state: initial_state(config, architecture),
             start,
             run,
             seconds: HashMap::new(),
+            _lock: lock,
         };
         evolution.write_run_json()?;
         Ok(evolution)
@@ -134,6 +146,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             dir: dir.to_path_buf(),
         };
         let info = run.read_info()?;
+        let lock = RunLock::acquire(dir)?;
         if info.game != start.name() {
             return Err(EvolveError::Resume(format!(
                 "{} is a {} run, not {}",
@@ -174,6 +187,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             start,
             run,
             state,
+            _lock: lock,
         };
         evolution.write_run_json()?;
         if evolution.state.generation > 0 {
