@@ -296,3 +296,35 @@ fn resume_leaves_exactly_the_files_of_an_uninterrupted_run() {
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+#[test]
+fn resume_may_change_how_many_checkpoints_are_kept() {
+    let dir = temp_dir("keep-change");
+    let out = dir.to_str().unwrap();
+    let checkpoints = || {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.starts_with("gen-"))
+            .collect();
+        names.sort();
+        names
+    };
+    let mut all = run_args(out, "3");
+    all.extend(["--keep-checkpoints", "all"]);
+    assert!(evoboard(&all).status.success());
+    assert_eq!(checkpoints().len(), 3);
+    let mut fewer = run_args(out, "4");
+    fewer.extend(["--resume", "--keep-checkpoints", "1"]);
+    assert!(evoboard(&fewer).status.success());
+    assert_eq!(checkpoints(), ["gen-00004.evo"]);
+    // The new count is the run's own now: a later resume keeps to it.
+    let mut later = run_args(out, "5");
+    later.push("--resume");
+    assert!(evoboard(&later).status.success());
+    assert_eq!(checkpoints(), ["gen-00005.evo"]);
+    let mut zero = run_args(out, "5");
+    zero.extend(["--resume", "--keep-checkpoints", "0"]);
+    assert!(error_line(&evoboard(&zero)).contains("is not a number of checkpoints"));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -89,10 +89,10 @@ pub struct EvolveArgs {
     /// Run directory [default: populations/GAME-PRESET-seedSEED].
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Keep only the newest K checkpoints (each is about 0.45 MB for 20 64-42-1 networks)
-    /// [default: keep all].
-    #[arg(long, value_name = "K")]
-    keep_checkpoints: Option<u32>,
+    /// Keep only the newest K checkpoints, or `all` (each is about 0.45 MB for 20 64-42-1
+    /// networks, 5 MB for the default n-tuple network); --resume may change it [default: 2].
+    #[arg(long, value_name = "K|all")]
+    keep_checkpoints: Option<KeepCheckpoints>,
     /// Where the fitness, benchmark and diversity plots are redrawn as the run goes
     /// [default: plots/RUN, RUN being the name of --out].
     #[arg(long)]
@@ -158,6 +158,25 @@ pub struct EvolveArgs {
     /// Worker threads (0 = one per core). Results do not depend on it.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
     threads: u16,
+}
+
+/// `--keep-checkpoints`: a count of at least 1, or `all` (`None`).
+#[derive(Clone, Copy, Debug)]
+struct KeepCheckpoints(Option<u32>);
+
+impl std::str::FromStr for KeepCheckpoints {
+    type Err = String;
+    fn from_str(text: &str) -> Result<KeepCheckpoints, String> {
+        match text {
+            "all" => Ok(KeepCheckpoints(None)),
+            _ => match text.parse::<u32>() {
+                Ok(k) if k >= 1 => Ok(KeepCheckpoints(Some(k))),
+                _ => Err(format!(
+                    "'{text}' is not a number of checkpoints (1 or more) or `all`"
+                )),
+            },
+        }
+    }
 }
 
 /// The preset `evolve` uses when none is given: TD learning evolves by far the strongest
@@ -235,8 +254,8 @@ impl EvolveArgs {
         if self.league_sample.is_some() {
             config.league_sample = self.league_sample;
         }
-        if self.keep_checkpoints.is_some() {
-            config.keep_checkpoints = self.keep_checkpoints;
+        if let Some(KeepCheckpoints(keep)) = self.keep_checkpoints {
+            config.keep_checkpoints = keep;
         }
     }
 
@@ -245,11 +264,12 @@ impl EvolveArgs {
         let mut wanted = stored.clone();
         self.apply(&mut wanted);
         wanted.generations = stored.generations;
+        wanted.keep_checkpoints = stored.keep_checkpoints;
         let preset_changed = self.preset.is_some_and(|p| p != stored.preset);
         if preset_changed || wanted != *stored {
             return Err(BadInput(
                 "with --resume the run keeps its own settings (see its run.json); only \
-                 --generations, --threads and --out may differ"
+                 --generations, --keep-checkpoints, --threads and --out may differ"
                     .to_string(),
             ));
         }
@@ -275,7 +295,11 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
     });
     let mut evolution = if args.resume {
         args.check_resume(&RunDir { dir: out.clone() }.read_info()?.config)?;
-        Evolution::resume(start, &out, args.generations)?
+        let mut evolution = Evolution::resume(start, &out, args.generations)?;
+        if let Some(KeepCheckpoints(keep)) = args.keep_checkpoints {
+            evolution.set_keep_checkpoints(keep)?;
+        }
+        evolution
     } else {
         Evolution::create(start, config, &out)?
     };

@@ -63,6 +63,7 @@ impl EvolutionState {
         config.validate().map_err(|e| e.to_string())?;
         let mut stored = info.config.clone();
         stored.generations = config.generations;
+        stored.keep_checkpoints = config.keep_checkpoints;
         if stored != *config || info.architecture != self.architecture {
             return Err("its settings differ from run.json".to_string());
         }

@@ -139,7 +139,8 @@ pub struct EvolveConfig {
     /// Win rate against the benchmark that ends the run (seed 004: 75%).
     pub gate: f64,
     /// `Some(K)`: keep only the newest K checkpoints (a 64-42-1 population of 20 takes
-    /// about 0.45 MB per generation); `None` keeps them all.
+    /// about 0.45 MB per generation, the default n-tuple network 5 MB); `None` keeps them
+    /// all. The one setting besides the budget that `--resume` may change.
     pub keep_checkpoints: Option<u32>,
     /// TD learning games each individual plays per generation (0: no TD learning).
     pub td_games: usize,
@@ -226,7 +227,7 @@ impl EvolveConfig {
             bench_opponents: Vec::new(),
             bench_opening_plies: 6,
             gate: 0.75,
-            keep_checkpoints: None,
+            keep_checkpoints: Some(2),
             td_games: 0,
             learning_rate: 0.002,
             learning_rate_end: None,
@@ -252,7 +253,6 @@ impl EvolveConfig {
             network: tuples.map_or(NetworkChoice::Mlp, |set| {
                 NetworkChoice::NTuple(set.to_string())
             }),
-            keep_checkpoints: Some(2),
             td_games: 50_000,
             gate: 1.0,
             candidates: 5,

@@ -200,6 +200,18 @@ impl<G: NamedEvaluators> Evolution<G> {
         &self.state
     }
 
+    /// Changes how many checkpoints the run keeps (a resumed run may), recording it in
+    /// `run.json` and removing those no longer kept.
+    pub fn set_keep_checkpoints(&mut self, keep: Option<u32>) -> Result<(), EvolveError> {
+        if keep == Some(0) {
+            return Err(ConfigError("--keep-checkpoints must be at least 1".into()).into());
+        }
+        self.state.config.keep_checkpoints = keep;
+        self.write_run_json()?;
+        self.run.remove_old_checkpoints(self.state.generation, keep);
+        Ok(())
+    }
+
     /// Plays generations until the gate is reached or the budget is spent, saving a
     /// checkpoint, `stats.csv` and `champion.evo` after each.
     pub fn run(&mut self, observer: &dyn Observer) -> Result<(), EvolveError> {
