@@ -328,3 +328,52 @@ fn resume_may_change_how_many_checkpoints_are_kept() {
     assert!(error_line(&evoboard(&zero)).contains("is not a number of checkpoints"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_says_how_to_resume() {
+    let dir = temp_dir("interrupted");
+    let out = dir.to_str().unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(run_args(out, "1000"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !dir.join("gen-00001.evo").exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no generation ended"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: signals a child this test started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "interrupted: continue with `evoboard evolve --game othello --out {out} --resume`"
+        )),
+        "{stderr}"
+    );
+    let latest = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_prefix("gen-")?
+                .strip_suffix(".evo")?
+                .parse::<u32>()
+                .ok()
+        })
+        .max()
+        .unwrap();
+    let budget = (latest + 1).to_string();
+    let resumed = evoboard(&[run_args(out, &budget), vec!["--resume"]].concat());
+    assert!(resumed.status.success(), "{resumed:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

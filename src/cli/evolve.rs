@@ -160,6 +160,51 @@ pub struct EvolveArgs {
     threads: u16,
 }
 
+/// What Ctrl-C prints before the process ends (set once, read by the signal handler).
+static INTERRUPT_MESSAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// On Ctrl-C (SIGINT), says how to continue the run and ends with status 130. Every file
+/// of the run is written atomically, so stopping at any instant loses nothing but the
+/// generation under way.
+fn say_how_to_resume_on_interrupt(game: &str, out: &std::path::Path) {
+    let message = format!(
+        "\ninterrupted: continue with `evoboard evolve --game {game} --out {} --resume`\n",
+        out.display()
+    );
+    if INTERRUPT_MESSAGE.set(message).is_err() {
+        return;
+    }
+    #[cfg(unix)]
+    {
+        extern "C" fn on_interrupt(_: libc::c_int) {
+            if let Some(message) = INTERRUPT_MESSAGE.get() {
+                // SAFETY: write(2) and _exit(2) are async-signal-safe; the message is a
+                // string set before the handler was installed and never changed.
+                unsafe {
+                    libc::write(2, message.as_ptr().cast(), message.len());
+                }
+            }
+            // SAFETY: as above.
+            unsafe { libc::_exit(130) }
+        }
+        // SAFETY: installs a handler that only calls async-signal-safe functions.
+        unsafe {
+            libc::signal(
+                libc::SIGINT,
+                on_interrupt as extern "C" fn(libc::c_int) as *const () as libc::sighandler_t,
+            );
+        }
+    }
+}
+
+/// "1 generation", "N generations".
+fn generations(count: u32) -> String {
+    match count {
+        1 => "1 generation".to_string(),
+        n => format!("{n} generations"),
+    }
+}
+
 /// `--keep-checkpoints`: a count of at least 1, or `all` (`None`).
 #[derive(Clone, Copy, Debug)]
 struct KeepCheckpoints(Option<u32>);
@@ -304,6 +349,19 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
         Evolution::create(start, config, &out)?
     };
     let state = evolution.state();
+    if state.is_complete() {
+        println!(
+            "the run in {} is already complete ({} after {}); raise --generations to continue it",
+            out.display(),
+            if state.gate_reached {
+                "gate reached"
+            } else {
+                "budget spent"
+            },
+            generations(state.generation)
+        );
+        return Ok(());
+    }
     println!(
         "evolving {} in {}: preset {}, population {}, {} network, depth {}, seed {}, from generation {} of {}",
         game,
@@ -318,6 +376,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
     );
     let plots =
         (!args.no_plots).then(|| args.plots.clone().unwrap_or_else(|| default_plot_dir(&out)));
+    say_how_to_resume_on_interrupt(game, &out);
     if let Some(dir) = &plots {
         // Drawings a killed run left half-written.
         crate::persist::remove_stale_temp_files(dir);
@@ -336,13 +395,13 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
     let state = evolution.state();
     match state.final_champion() {
         Some(champion) => println!(
-            "{} after {} generations; champion (generation {}{}{}) in {}",
+            "{} after {}; champion (generation {}{}{}) in {}",
             if state.gate_reached {
                 "gate reached"
             } else {
                 "budget spent"
             },
-            state.generation,
+            generations(state.generation),
             champion.generation,
             champion
                 .benchmark_win_rate

@@ -50,6 +50,14 @@ impl EvolutionState {
         self.selected.as_ref().or(self.champion.as_ref())
     }
 
+    /// Whether the run has nothing left to do: its budget spent or its gate reached, and
+    /// its final selection (if it has one) made.
+    pub fn is_complete(&self) -> bool {
+        let generations_done = self.generation >= self.config.generations || self.gate_reached;
+        let selection_done = self.selected.is_some() || self.config.selection_games == 0;
+        generations_done && selection_done
+    }
+
     /// Checks a loaded state against itself, the game (`start`), the checkpoint's file
     /// number and `run.json`: a file can be intact yet inconsistent, and evolution must
     /// not start from nonsense. Returns what is wrong.
