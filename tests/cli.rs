@@ -679,3 +679,24 @@ fn benchmark_text_table() {
         "text mode printed JSON"
     );
 }
+
+#[test]
+fn an_odd_number_of_games_is_refused_by_every_series_command() {
+    for command in [
+        &[
+            "benchmark",
+            "--game",
+            "kalah",
+            "--player",
+            "random",
+            "--opponent",
+            "random",
+        ][..],
+        &["tournament", "--game", "kalah", "--agents", "random,random"][..],
+        &["panel", "--game", "othello", "--player", "random"][..],
+    ] {
+        let args = [command, &["--games", "3"][..]].concat();
+        let message = bad_input(&args);
+        assert!(message.contains("use an even number"), "{message}");
+    }
+}

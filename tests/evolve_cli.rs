@@ -181,7 +181,7 @@ fn damaged_files_and_misuse_are_clear_errors() {
         missing.to_str().unwrap(),
         "--resume",
     ]));
-    assert!(line.contains("nothing to resume"), "{line}");
+    assert!(line.contains("holds no evoboard run"), "{line}");
 
     let checkpoint = dir.join("gen-00002.evo");
     let original = std::fs::read(&checkpoint).unwrap();

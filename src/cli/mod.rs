@@ -111,9 +111,9 @@ pub(crate) use with_game;
 /// How the games of a series are set up: shared by `benchmark` and `tournament`.
 #[derive(Debug, clap::Args)]
 pub struct SeriesArgs {
-    /// Games per series (per pair in a tournament); each opening is played with both
-    /// colours, so use an even number.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
+    /// Games per series (in a tournament, per pair of agents): an even number, as each
+    /// opening is played with both colours.
+    #[arg(long, default_value_t = 100, value_parser = even_games)]
     pub games: u32,
     /// Random plies from the start position that make each opening (0: every game from the
     /// start position, for when a random or @EPS agent provides the variety).
@@ -125,6 +125,20 @@ pub struct SeriesArgs {
     /// Worker threads (0 = one per core). Results do not depend on it.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
     pub threads: u16,
+}
+
+/// Parses `--games`: even (every opening with both colours, every agent first in half),
+/// from 2 to [`MAX_GAMES`].
+fn even_games(text: &str) -> Result<u32, String> {
+    let games: u32 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of games"))?;
+    if games == 0 || i64::from(games) > MAX_GAMES || games % 2 == 1 {
+        return Err(format!(
+            "{games} games: use an even number from 2 to {MAX_GAMES} (each opening is played with both colours)"
+        ));
+    }
+    Ok(games)
 }
 
 /// Input the user got wrong, found by a command (not by a parser with its own error type).

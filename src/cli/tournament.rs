@@ -38,12 +38,6 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     if args.agents.len() < 2 {
         return Err(BadInput("a tournament needs at least two --agents".into()).into());
     }
-    if !args.series.games.is_multiple_of(2) {
-        return Err(BadInput(
-            "--games must be even: each agent moves first in half of them".into(),
-        )
-        .into());
-    }
     configure_threads(usize::from(args.series.threads))?;
     with_game!(args.game, |start| play(start, args))
 }

@@ -57,7 +57,7 @@ pub enum EvolveError {
     Locked { dir: String, holder: String },
     #[error(transparent)]
     Spec(#[from] SpecError),
-    #[error("{path} has no readable run.json ({reason}); nothing to resume")]
+    #[error("{path} holds no evoboard run: its run.json cannot be read ({reason})")]
     NoRun { path: String, reason: String },
     #[error("{0}")]
     Resume(String),
