@@ -117,9 +117,16 @@ fn engines_finish_and_the_record_replays(game: &str, game_name: &str, first: &st
     assert!(replay.status.success(), "{replay:?}");
     let shown: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap();
     assert_eq!(shown["terminal"], true);
-    let score = shown["score"].as_array().unwrap();
+    let score: Vec<u64> = shown["score"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
+    // The winner's score first (a draw's are equal).
+    let (high, low) = (score[0].max(score[1]), score[0].min(score[1]));
     assert!(
-        field("result").ends_with(&format!("{}–{}", score[0], score[1])),
+        field("result").ends_with(&format!("{high}–{low}")),
         "{text}"
     );
     std::fs::remove_dir_all(dir).unwrap();
@@ -185,7 +192,7 @@ fn congklak_human_session_with_relay_hint_undo_and_pass() {
     // South's row is empty: after North's reply (a lone shot) South can only pass.
     assert!(out.contains("North plays 1 (score 1–1)"), "{out}");
     assert!(out.contains("South plays pass"), "{out}");
-    assert!(out.contains("game over: North wins 1–2"), "{out}");
+    assert!(out.contains("game over: North wins 2–1"), "{out}");
     assert!(out.contains("moves: 6,1,pass,7"), "{out}");
 }
 
@@ -309,11 +316,11 @@ fn a_human_game_to_the_end_saves_a_record_that_replays() {
         "6\n1\npass\n7\n",
     );
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("game over: North wins 1–2"), "{out}");
+    assert!(out.contains("game over: North wins 2–1"), "{out}");
     let text = std::fs::read_to_string(&record).unwrap();
     assert_eq!(
         text,
-        format!("game: congklak\nstart: {start}\nmoves: 6,1,pass,7\nresult: North wins 1–2\n")
+        format!("game: congklak\nstart: {start}\nmoves: 6,1,pass,7\nresult: North wins 2–1\n")
     );
     let replay = common::evoboard(&[
         "show",

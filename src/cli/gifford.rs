@@ -25,6 +25,8 @@ pub struct GiffordArgs {
     /// Games going first and, again, going second for each player (seed 002: 100).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
     games: u32,
+    /// Seed of the openings and of the players' random choices (each combination of
+    /// heuristics derives its own).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (0 = one per core). Results do not depend on it.

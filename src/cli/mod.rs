@@ -67,7 +67,7 @@ pub enum Command {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameName {
     Othello,
-    /// Kalah(6,4); other sizes through --position.
+    /// Kalah(6,4) (commands that take --position also play other sizes).
     Kalah,
     /// Oware (Abapa rules); `ayo` is the same game.
     #[value(alias = "ayo")]

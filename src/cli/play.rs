@@ -260,7 +260,11 @@ pub fn play<G: NamedEvaluators>(
     let outcome = game.outcome().expect("the loop ends when the game is over");
     let [a, b] = game.score();
     let result = match outcome {
-        Outcome::Win(p) => format!("{} wins {a}–{b}", game.player_name(p)),
+        // The winner's score first, as results are read out.
+        Outcome::Win(p) => {
+            let (winner, loser) = if p == Player::First { (a, b) } else { (b, a) };
+            format!("{} wins {winner}–{loser}", game.player_name(p))
+        }
         Outcome::Draw => format!("draw {a}–{b}"),
     };
     let record: Vec<String> = moves.iter().map(|&m| start.format_move(m)).collect();

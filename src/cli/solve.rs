@@ -22,7 +22,7 @@ pub struct SolveArgs {
     #[arg(long)]
     empty_capture: bool,
     /// Most positions kept in the transposition table (about 100 bytes each): the default
-    /// fits this 24 GB machine.
+    /// takes about 12 GB at most; lower it on a machine with less memory.
     #[arg(long, default_value_t = 120_000_000)]
     max_entries: usize,
 }
