@@ -700,3 +700,48 @@ fn an_odd_number_of_games_is_refused_by_every_series_command() {
         assert!(message.contains("use an even number"), "{message}");
     }
 }
+
+#[test]
+fn unwritable_outputs_are_refused_before_any_work_and_named() {
+    let csv = "/nonexistent-dir/table.csv";
+    for command in [
+        &[
+            "tournament",
+            "--game",
+            "kalah",
+            "--agents",
+            "random,random",
+            "--games",
+            "2",
+            "--csv",
+            csv,
+        ][..],
+        &["gifford", "--games", "1", "--csv", csv][..],
+    ] {
+        let message = bad_input(command);
+        assert!(
+            message.contains("cannot write the CSV table to /nonexistent-dir/table.csv"),
+            "{message}"
+        );
+    }
+    let out =
+        std::env::temp_dir().join(format!("evoboard-unwritable-plots-{}", std::process::id()));
+    let message = bad_input(&[
+        "evolve",
+        "--game",
+        "kalah",
+        "--td-games",
+        "10",
+        "--generations",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--plots",
+        "/proc/evoboard-plots",
+    ]);
+    assert!(
+        message.contains("cannot write plots to /proc/evoboard-plots"),
+        "{message}"
+    );
+    assert!(!out.exists(), "no run is started");
+}

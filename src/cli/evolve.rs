@@ -160,6 +160,30 @@ pub struct EvolveArgs {
     threads: u16,
 }
 
+/// Starts the run in `out`, or resumes it (with `--keep-checkpoints` applied).
+fn open_run<G: NamedEvaluators>(
+    start: G,
+    args: &EvolveArgs,
+    config: EvolveConfig,
+    out: &std::path::Path,
+) -> anyhow::Result<Evolution<G>> {
+    if !args.resume {
+        return Ok(Evolution::create(start, config, out)?);
+    }
+    args.check_resume(
+        &RunDir {
+            dir: out.to_path_buf(),
+        }
+        .read_info()?
+        .config,
+    )?;
+    let mut evolution = Evolution::resume(start, out, args.generations)?;
+    if let Some(KeepCheckpoints(keep)) = args.keep_checkpoints {
+        evolution.set_keep_checkpoints(keep)?;
+    }
+    Ok(evolution)
+}
+
 /// What Ctrl-C prints before the process ends (set once, read by the signal handler).
 static INTERRUPT_MESSAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
@@ -338,16 +362,27 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
             config.seed
         ))
     });
-    let mut evolution = if args.resume {
-        args.check_resume(&RunDir { dir: out.clone() }.read_info()?.config)?;
-        let mut evolution = Evolution::resume(start, &out, args.generations)?;
-        if let Some(KeepCheckpoints(keep)) = args.keep_checkpoints {
-            evolution.set_keep_checkpoints(keep)?;
-        }
-        evolution
-    } else {
-        Evolution::create(start, config, &out)?
-    };
+    let plots =
+        (!args.no_plots).then(|| args.plots.clone().unwrap_or_else(|| default_plot_dir(&out)));
+    // The plots directory is made (or found unwritable) before the run starts, and removed
+    // again if the run cannot start after all.
+    let new_plot_dir = plots.clone().filter(|dir| !dir.exists());
+    if let Some(dir) = &plots {
+        std::fs::create_dir_all(dir).map_err(|error| {
+            BadInput(format!(
+                "cannot write plots to {}: {error} (choose another --plots, or --no-plots)",
+                dir.display()
+            ))
+        })?;
+        // Drawings a killed run left half-written.
+        crate::persist::remove_stale_temp_files(dir);
+    }
+    let started = open_run(start, args, config, &out);
+    if let (Err(_), Some(dir)) = (&started, &new_plot_dir) {
+        let _ = std::fs::remove_dir(dir);
+    }
+    let mut evolution = started?;
+    say_how_to_resume_on_interrupt(game, &out);
     let state = evolution.state();
     if state.is_complete() {
         println!(
@@ -374,13 +409,6 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
         state.generation + 1,
         state.config.generations
     );
-    let plots =
-        (!args.no_plots).then(|| args.plots.clone().unwrap_or_else(|| default_plot_dir(&out)));
-    say_how_to_resume_on_interrupt(game, &out);
-    if let Some(dir) = &plots {
-        // Drawings a killed run left half-written.
-        crate::persist::remove_stale_temp_files(dir);
-    }
     let opponent = benchmark_specs::<G>(&state.config).remove(0);
     let progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
     evolution.run(&progress)?;

@@ -12,9 +12,10 @@ use crate::arena::spec::MAX_DEPTH;
 use crate::arena::tournament::{AgentSummary, series_summary};
 use crate::arena::{AgentSpec, SeriesConfig, play_series};
 use crate::cli::tournament::{summary_fields, summary_header};
-use crate::cli::{BadInput, MAX_GAMES, MAX_THREADS, configure_threads};
+use crate::cli::{
+    BadInput, MAX_GAMES, MAX_THREADS, check_output_path, configure_threads, write_output,
+};
 use crate::games::mancala::Kalah;
-use crate::persist::write_atomic;
 use crate::rng::derive_seed;
 
 #[derive(Debug, Args)]
@@ -49,6 +50,9 @@ fn spec_for(mask: u32, depth: u32) -> String {
 pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
     if !(1..=MAX_DEPTH).contains(&args.depth) {
         return Err(BadInput(format!("--depth must be 1 to {MAX_DEPTH}")).into());
+    }
+    if let Some(path) = &args.csv {
+        check_output_path(path, "the CSV table")?;
     }
     configure_threads(usize::from(args.threads))?;
     let start = Kalah::game(6, 4, false);
@@ -90,7 +94,7 @@ pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
     }
     match &args.csv {
         Some(path) => {
-            write_atomic(path, text.as_bytes())?;
+            write_output(path, text.as_bytes())?;
             println!(
                 "{} players ranked by win % against random; best:",
                 rows.len()

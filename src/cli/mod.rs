@@ -204,6 +204,32 @@ pub(crate) fn configure_threads(threads: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Fails before any work if `path` could not be written when the work ends: its directory
+/// must exist and `path` must not be a directory. `what` names the output in the message.
+pub(crate) fn check_output_path(path: &std::path::Path, what: &str) -> Result<(), BadInput> {
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => std::path::Path::new("."),
+    };
+    let problem = if !directory.is_dir() {
+        format!("{} is not a directory", directory.display())
+    } else if path.is_dir() {
+        "it is a directory".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(BadInput(format!(
+        "cannot write {what} to {}: {problem}",
+        path.display()
+    )))
+}
+
+/// Writes an output file atomically, naming it if that fails.
+pub(crate) fn write_output(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    crate::persist::write_atomic(path, bytes)
+        .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))
+}
+
 /// What reading one line of an interactive session found.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum LineRead {

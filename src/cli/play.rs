@@ -8,10 +8,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::arena::{Agent, AgentSpec, SearchAgent};
-use crate::cli::{BadInput, GameName, LineRead, position_or_start, read_text_line, with_game};
+use crate::cli::{
+    BadInput, GameName, LineRead, check_output_path, position_or_start, read_text_line, with_game,
+    write_output,
+};
 use crate::eval::NamedEvaluators;
 use crate::games::{Game, GameError, MoveList, Outcome, Player};
-use crate::persist::write_atomic;
 use crate::rng::rng_for;
 use crate::search::move_values;
 
@@ -185,7 +187,7 @@ pub fn play<G: NamedEvaluators>(
         return Err(BadInput("the game is already over in that position".into()).into());
     }
     if let Some(path) = &args.record {
-        check_writable_location(path)?;
+        check_output_path(path, "the record")?;
     }
     let seats = [seat(&args.first, &start)?, seat(&args.second, &start)?];
     let hint_engine = args
@@ -277,32 +279,8 @@ pub fn play<G: NamedEvaluators>(
             start.to_position_string(),
             record.join(",")
         );
-        write_atomic(path, text.as_bytes())
-            .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?;
+        write_output(path, text.as_bytes())?;
         writeln!(out, "record saved to {}", path.display())?;
-    }
-    Ok(())
-}
-
-/// Fails before the game if `path` could not be written at its end: its directory must
-/// exist and `path` must not be a directory.
-fn check_writable_location(path: &std::path::Path) -> Result<(), BadInput> {
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => std::path::Path::new("."),
-    };
-    if !directory.is_dir() {
-        return Err(BadInput(format!(
-            "cannot write the record to {}: {} is not a directory",
-            path.display(),
-            directory.display()
-        )));
-    }
-    if path.is_dir() {
-        return Err(BadInput(format!(
-            "cannot write the record to {}: it is a directory",
-            path.display()
-        )));
     }
     Ok(())
 }

@@ -8,9 +8,10 @@ use indicatif::ProgressBar;
 
 use crate::arena::AgentSpec;
 use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
-use crate::cli::{BadInput, GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{
+    BadInput, GameName, SeriesArgs, check_output_path, configure_threads, with_game, write_output,
+};
 use crate::eval::NamedEvaluators;
-use crate::persist::write_atomic;
 
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
@@ -38,6 +39,9 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     if args.agents.len() < 2 {
         return Err(BadInput("a tournament needs at least two --agents".into()).into());
     }
+    if let Some(path) = &args.csv {
+        check_output_path(path, "the CSV table")?;
+    }
     configure_threads(usize::from(args.series.threads))?;
     with_game!(args.game, |start| play(start, args))
 }
@@ -59,7 +63,7 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<(
     let result = round_robin(&start, &agents, config, &|| progress.inc(1))?;
     progress.finish_and_clear();
     if let Some(path) = &args.csv {
-        write_atomic(path, csv_text(&result.agents).as_bytes())?;
+        write_output(path, csv_text(&result.agents).as_bytes())?;
     }
     if args.json {
         println!("{}", serde_json::to_string(&result)?);
