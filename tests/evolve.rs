@@ -195,6 +195,35 @@ fn outputs(dir: &std::path::Path, last: u32) -> (String, Vec<u8>, Vec<u8>) {
     )
 }
 
+/// Runs `config` for its first `first` generations in a fresh directory named `name`,
+/// then resumes it to its whole budget on 2 threads; returns the resumed run and its
+/// directory (whose outputs a test compares with an uninterrupted run's).
+fn run_in_two_parts(
+    config: &EvolveConfig,
+    first: u32,
+    name: &str,
+) -> (Evolution<Othello>, PathBuf) {
+    let parts = temp_dir(name);
+    run(
+        &EvolveConfig {
+            generations: first,
+            ..config.clone()
+        },
+        &parts,
+        2,
+    );
+    let mut resumed =
+        Evolution::resume(Othello::start(), &parts, Some(config.generations)).unwrap();
+    resumed.run(&Quiet).unwrap();
+    (resumed, parts)
+}
+
+/// The best fitness of generation 1 in a stats.csv text.
+fn first_fitness_max(csv: &str) -> f64 {
+    let row = csv.lines().nth(1).unwrap();
+    row.split(',').nth(1).unwrap().parse().unwrap()
+}
+
 #[test]
 fn bounded_self_adaptive_steps_never_pass_the_bound_however_long_they_drift() {
     let mut rng = rng_for(5, &[]);
@@ -306,20 +335,9 @@ fn cma_es_runs_with_sparring_fitness_do_not_depend_on_threads_and_resume_exactly
     let a = run(&config, &one, 1);
     assert_eq!(a, run(&config, &two, 2));
     // Fitness is 4 games against the partner: at most 12 points.
-    let row = a.0.lines().nth(1).unwrap();
-    let max: f64 = row.split(',').nth(1).unwrap().parse().unwrap();
-    assert!(max <= 12.0, "{row}");
-    let parts = temp_dir("cma-parts");
-    run(
-        &EvolveConfig {
-            generations: 2,
-            ..config.clone()
-        },
-        &parts,
-        2,
-    );
-    let mut resumed = Evolution::resume(Othello::start(), &parts, Some(4)).unwrap();
-    resumed.run(&Quiet).unwrap();
+    let max = first_fitness_max(&a.0);
+    assert!(max <= 12.0, "{max}");
+    let (resumed, parts) = run_in_two_parts(&config, 2, "cma-parts");
     assert_eq!(outputs(&parts, 4), a);
     // The champion is a mean of the search distribution, not one of its samples.
     let state = resumed.state();
@@ -587,17 +605,7 @@ fn td_runs_do_not_depend_on_the_thread_count_and_resume_exactly() {
     let a = run(&config, &one, 1);
     let b = run(&config, &two, 2);
     assert_eq!(a, b);
-    let parts = temp_dir("td-parts");
-    run(
-        &EvolveConfig {
-            generations: 2,
-            ..config.clone()
-        },
-        &parts,
-        2,
-    );
-    let mut resumed = Evolution::resume(Othello::start(), &parts, Some(4)).unwrap();
-    resumed.run(&Quiet).unwrap();
+    let (resumed, parts) = run_in_two_parts(&config, 2, "td-parts");
     let (csv, _, champion) = outputs(&parts, 4);
     assert_eq!((csv, champion), (a.0, a.2));
     let state = resumed.state();
@@ -627,20 +635,9 @@ fn ctdl_runs_select_among_td_learners_deterministically_and_resume_exactly() {
     let a = run(&config, &one, 1);
     assert_eq!(a, run(&config, &two, 2));
     // League fitness of 4 learners: 12 games, 3 points a win.
-    let row = a.0.lines().nth(1).unwrap();
-    let max: f64 = row.split(',').nth(1).unwrap().parse().unwrap();
-    assert!(max > 0.0 && max <= 18.0, "{row}");
-    let parts = temp_dir("ctdl-parts");
-    run(
-        &EvolveConfig {
-            generations: 1,
-            ..config.clone()
-        },
-        &parts,
-        2,
-    );
-    let mut resumed = Evolution::resume(Othello::start(), &parts, Some(3)).unwrap();
-    resumed.run(&Quiet).unwrap();
+    let max = first_fitness_max(&a.0);
+    assert!(max > 0.0 && max <= 18.0, "{max}");
+    let (resumed, parts) = run_in_two_parts(&config, 1, "ctdl-parts");
     let (csv, _, champion) = outputs(&parts, 3);
     assert_eq!((csv, champion), (a.0, a.2));
     // After selection the worse half are copies of the better half.

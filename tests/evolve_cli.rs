@@ -44,6 +44,17 @@ fn outputs(dir: &Path, last: u32) -> (String, Vec<u8>, Vec<u8>) {
     )
 }
 
+/// The checkpoint files in a run directory, in order.
+fn checkpoint_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.starts_with("gen-"))
+        .collect();
+    names.sort();
+    names
+}
+
 fn error_line(output: &Output) -> String {
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr).to_string();
@@ -245,42 +256,20 @@ fn resume_leaves_exactly_the_files_of_an_uninterrupted_run() {
     let dir = temp_dir("converge");
     let plots = temp_dir("converge-plots");
     let (out, plot_dir) = (dir.to_str().unwrap(), plots.to_str().unwrap());
-    let args = |generations: &'static str| -> Vec<String> {
-        let mut args: Vec<String> = RUN[1..].iter().map(|a| a.to_string()).collect();
-        args.retain(|a| a != "--no-plots");
-        let rest = [
-            "2",
-            "--generations",
-            generations,
-            "--keep-checkpoints",
-            "2",
-            "--out",
-            out,
-            "--plots",
-            plot_dir,
-        ];
-        let mut all = vec!["evolve".to_string()];
-        all.extend(args);
-        all.extend(rest.iter().map(|a| a.to_string()));
-        all
+    // The standard small run, drawing its plots (and keeping 2 checkpoints, the default).
+    let args = |generations: &'static str| -> Vec<&str> {
+        let mut args = run_args(out, generations);
+        args.retain(|a| *a != "--no-plots");
+        args.extend(["--plots", plot_dir]);
+        args
     };
-    let first: Vec<String> = args("3");
-    let first: Vec<&str> = first.iter().map(String::as_str).collect();
-    assert!(evoboard(&first).status.success());
+    assert!(evoboard(&args("3")).status.success());
     // What a kill leaves: an old checkpoint not yet removed, a half-drawn plot.
     std::fs::copy(dir.join("gen-00003.evo"), dir.join("gen-00001.evo")).unwrap();
     std::fs::write(plots.join(".fitness.tmp-4000000000.png"), b"half").unwrap();
-    let mut resume: Vec<String> = args("4");
-    resume.push("--resume".to_string());
-    let resume: Vec<&str> = resume.iter().map(String::as_str).collect();
+    let resume = [args("4"), vec!["--resume"]].concat();
     assert!(evoboard(&resume).status.success());
-    let mut checkpoints: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name.starts_with("gen-"))
-        .collect();
-    checkpoints.sort();
-    assert_eq!(checkpoints, ["gen-00003.evo", "gen-00004.evo"]);
+    assert_eq!(checkpoint_names(&dir), ["gen-00003.evo", "gen-00004.evo"]);
     let leftovers = std::fs::read_dir(&plots)
         .unwrap()
         .filter(|e| {
@@ -301,15 +290,7 @@ fn resume_leaves_exactly_the_files_of_an_uninterrupted_run() {
 fn resume_may_change_how_many_checkpoints_are_kept() {
     let dir = temp_dir("keep-change");
     let out = dir.to_str().unwrap();
-    let checkpoints = || {
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|name| name.starts_with("gen-"))
-            .collect();
-        names.sort();
-        names
-    };
+    let checkpoints = || checkpoint_names(&dir);
     let mut all = run_args(out, "3");
     all.extend(["--keep-checkpoints", "all"]);
     assert!(evoboard(&all).status.success());
@@ -361,17 +342,9 @@ fn ctrl_c_says_how_to_resume() {
         )),
         "{stderr}"
     );
-    let latest = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.unwrap().file_name().into_string().unwrap();
-            name.strip_prefix("gen-")?
-                .strip_suffix(".evo")?
-                .parse::<u32>()
-                .ok()
-        })
-        .max()
-        .unwrap();
+    // gen-NNNNN.evo: the newest checkpoint's generation.
+    let names = checkpoint_names(&dir);
+    let latest: u32 = names.last().unwrap()[4..9].parse().unwrap();
     let budget = (latest + 1).to_string();
     let resumed = evoboard(&[run_args(out, &budget), vec!["--resume"]].concat());
     assert!(resumed.status.success(), "{resumed:?}");
