@@ -263,6 +263,7 @@ fn separable_cma_es_minimises_a_scaled_sphere_and_adapts_its_scales() {
     for _ in 0..400 {
         let samples = cma.sample(12, &mut rng);
         let values: Vec<f64> = samples.iter().map(|x| -f(x)).collect();
+        let samples: Vec<&[f32]> = samples.iter().map(Vec::as_slice).collect();
         cma.update(&samples, &ranking(&values));
     }
     let end = f(&cma.mean_genes());

@@ -53,9 +53,13 @@ impl EvolutionState {
     /// Whether the run has nothing left to do: its budget spent or its gate reached, and
     /// its final selection (if it has one) made.
     pub fn is_complete(&self) -> bool {
-        let generations_done = self.generation >= self.config.generations || self.gate_reached;
         let selection_done = self.selected.is_some() || self.config.selection_games == 0;
-        generations_done && selection_done
+        self.generations_done() && selection_done
+    }
+
+    /// Whether no generation is left to play: the budget is spent or the gate reached.
+    pub fn generations_done(&self) -> bool {
+        self.generation >= self.config.generations || self.gate_reached
     }
 
     /// Checks a loaded state against itself, the game (`start`), the checkpoint's file

@@ -125,7 +125,7 @@ impl SepCma {
 
     /// Moves the distribution after a generation: `samples` are the chromosomes drawn from
     /// it, `ranked` their indices from best to worst.
-    pub fn update(&mut self, samples: &[Vec<f32>], ranked: &[usize]) {
+    pub fn update(&mut self, samples: &[&[f32]], ranked: &[usize]) {
         let n = self.mean.len();
         let k = Constants::new(n, samples.len());
         // The steps y = (x − m)/σ of the μ best, and their weighted mean.

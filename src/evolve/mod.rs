@@ -215,7 +215,7 @@ impl<G: NamedEvaluators> Evolution<G> {
     /// Plays generations until the gate is reached or the budget is spent, saving a
     /// checkpoint, `stats.csv` and `champion.evo` after each.
     pub fn run(&mut self, observer: &dyn Observer) -> Result<(), EvolveError> {
-        while self.state.generation < self.state.config.generations && !self.state.gate_reached {
+        while !self.state.generations_done() {
             let clock = Instant::now();
             self.step(observer)?;
             let seconds = clock.elapsed().as_secs_f64();
@@ -332,8 +332,11 @@ impl<G: NamedEvaluators> Evolution<G> {
         // mean (the strategy's estimate, less noisy than any one sample's fitness).
         let offered = match &mut state.cma {
             Some(cma) => {
-                let samples: Vec<Vec<f32>> =
-                    state.population.iter().map(|i| i.genes.clone()).collect();
+                let samples: Vec<&[f32]> = state
+                    .population
+                    .iter()
+                    .map(|i| i.genes.as_slice())
+                    .collect();
                 cma.update(&samples, &ranked);
                 cma.mean_genes()
             }
