@@ -4,12 +4,19 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = match evoboard::cli::Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) if !error.use_stderr() => error.exit(), // --help, --version
+        // --help and --version; a bare `evoboard` prints the help (exit 2) as it is.
+        Err(error)
+            if !error.use_stderr()
+                || error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            error.exit()
+        }
         Err(error) => {
             // clap spreads an error over several lines (tips, usage); keep it to one.
             let rendered = error.render().to_string();

@@ -745,3 +745,37 @@ fn unwritable_outputs_are_refused_before_any_work_and_named() {
     );
     assert!(!out.exists(), "no run is started");
 }
+
+#[test]
+fn prune_says_which_games_it_studies_before_printing_anything() {
+    let message = bad_input(&[
+        "prune",
+        "--game",
+        "othello",
+        "--ranker",
+        "populations/othello/champion.evo",
+    ]);
+    assert!(message.contains("--game must be kalah, oware"), "{message}");
+    // A ranker of another game fails before the table starts (bad_input: no stdout).
+    let message = bad_input(&[
+        "prune",
+        "--game",
+        "kalah",
+        "--ranker",
+        "populations/othello/champion.evo",
+    ]);
+    assert!(message.contains("not kalah"), "{message}");
+}
+
+#[test]
+fn bare_evoboard_prints_the_whole_help_line_by_line() {
+    let output = run(&[]);
+    assert_eq!(output.status.code(), Some(2));
+    let help = stderr(&output);
+    assert!(help.lines().count() > 10, "{help}");
+    assert!(
+        help.lines()
+            .any(|line| line.trim_start().starts_with("evolve")),
+        "{help}"
+    );
+}

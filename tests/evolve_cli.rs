@@ -299,9 +299,17 @@ fn resume_may_change_how_many_checkpoints_are_kept() {
     fewer.extend(["--resume", "--keep-checkpoints", "1"]);
     assert!(evoboard(&fewer).status.success());
     assert_eq!(checkpoints(), ["gen-00004.evo"]);
-    // The new count is the run's own now: a later resume keeps to it.
-    let mut later = run_args(out, "5");
-    later.push("--resume");
+    // The new count is the run's own now: a later resume keeps to it. A resume needs
+    // neither --game nor the settings: run.json holds them.
+    let later = [
+        "evolve",
+        "--no-plots",
+        "--out",
+        out,
+        "--resume",
+        "--generations",
+        "5",
+    ];
     assert!(evoboard(&later).status.success());
     assert_eq!(checkpoints(), ["gen-00005.evo"]);
     let mut zero = run_args(out, "5");
@@ -338,7 +346,7 @@ fn ctrl_c_says_how_to_resume() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(&format!(
-            "interrupted: continue with `evoboard evolve --game othello --out {out} --resume`"
+            "interrupted: continue with `evoboard evolve --out {out} --resume`"
         )),
         "{stderr}"
     );

@@ -428,8 +428,10 @@ fn tournament_statistics_add_up() {
     for (i, agent) in result.agents.iter().enumerate() {
         assert_eq!(agent.games, 20);
         assert_eq!(agent.wins + agent.draws + agent.losses, 20);
-        assert!((agent.win_pct - 100.0 * agent.wins as f64 / 20.0).abs() < 1e-9);
-        assert!((agent.win_pct - (agent.win_pct_first + agent.win_pct_second) / 2.0).abs() < 1e-9);
+        assert!((agent.win_rate - agent.wins as f64 / 20.0).abs() < 1e-9);
+        assert!(
+            (agent.win_rate - (agent.win_rate_first + agent.win_rate_second) / 2.0).abs() < 1e-9
+        );
         for j in 0..3 {
             match (&result.matrix[i][j], &result.matrix[j][i]) {
                 (Some(a), Some(b)) => {
@@ -441,7 +443,7 @@ fn tournament_statistics_add_up() {
         }
     }
     assert!(
-        result.agents[2].win_pct > result.agents[0].win_pct,
+        result.agents[2].win_rate > result.agents[0].win_rate,
         "search beats random"
     );
     assert!(result.agents[2].avg_extra_turns > 0.0 && result.agents[2].avg_captures >= 0.0);

@@ -120,6 +120,15 @@ fn tournament_writes_tables_csv_and_json() {
     .unwrap();
     assert_eq!(json["agents"].as_array().unwrap().len(), 2);
     assert_eq!(json["matrix"][0][0], serde_json::Value::Null);
+    // The schema every JSON output shares: named, with the run's settings, rates as fractions.
+    assert_eq!(json["schema"], "evoboard.tournament/1");
+    assert_eq!(json["game"], "oware");
+    assert_eq!(json["games_per_pair"], 6);
+    assert_eq!(json["seed"], 1);
+    let heuristic = &json["agents"][1];
+    let wins = heuristic["wins"].as_f64().unwrap();
+    assert_eq!(heuristic["win_rate"].as_f64().unwrap(), wins / 6.0);
+    assert_eq!(json["matrix"][1][0]["win_rate"], heuristic["win_rate"]);
     let lonely = evoboard(&["tournament", "--game", "kalah", "--agents", "random"]);
     assert_eq!(lonely.status.code(), Some(2));
     std::fs::remove_dir_all(dir).unwrap();

@@ -67,11 +67,17 @@ fn tuple_sets_have_their_published_sizes() {
         167_265 + 2 * 65 + 2 * 34
     );
     assert_eq!(genes("straight2+mobility"), 288 + 2 * 34);
+    // The wipe-out threat: 0–3 discs left, or four or more.
+    assert_eq!(
+        genes("logistello+discs+mobility+wipeout"),
+        167_265 + 2 * 65 + 2 * 34 + 5
+    );
     for bad in [
         "nonsense",
         "straight2+",
         "straight2+stability",
         "straight2+discs+discs",
+        "straight2+wipeout+wipeout",
     ] {
         assert!(start.tuple_set(bad).is_none(), "{bad}");
     }
@@ -291,6 +297,42 @@ fn champions_written_before_network_families_still_load_and_play() {
 }
 
 #[test]
+fn the_wipeout_feature_is_the_fewest_discs_one_move_leaves_the_opponent() {
+    let feature = |game: &Othello| {
+        let spec = game.tuple_set("straight2+wipeout").unwrap();
+        let network = game.network(&Architecture::NTuple(spec.clone()), vec![0.0; spec.genes()]);
+        let Network::NTuple(ntuple) = network else {
+            unreachable!()
+        };
+        game.read_board(&ntuple, game.to_move()).1[0]
+    };
+    // From the start, each of black's moves flips one of white's two discs.
+    assert_eq!(feature(&Othello::start()), 1);
+    // Black's f4 takes both white discs between c4 and f4.
+    let wipe = Othello::from_position_string(&format!("{}XOO{} X", "-".repeat(26), "-".repeat(35)))
+        .unwrap();
+    assert_eq!(feature(&wipe), 0);
+    // Against brute force on positions from random play: play every move and count.
+    let mut rng = rng_for(11, &[]);
+    let mut moves = MoveList::new();
+    for game in positions(400, &mut rng) {
+        let mover = game.to_move();
+        game.legal_moves(&mut moves);
+        let fewest = moves
+            .iter()
+            .filter_map(|&mv| {
+                let mut child = game;
+                child.play_unchecked(mv);
+                let left = child.discs(mover.opponent()).count_ones();
+                (child.discs(mover) != game.discs(mover)).then_some(left)
+            })
+            .min()
+            .map_or(4, |left| left.min(4)) as u16;
+        assert_eq!(feature(&game), fewest, "{}", game.to_position_string());
+    }
+}
+
+#[test]
 fn mancala_boards_are_read_as_capped_seed_counts_from_the_mover_side() {
     use evoboard::games::mancala::Kalah;
     let game = Kalah::game(6, 4, false);
@@ -301,8 +343,8 @@ fn mancala_boards_are_read_as_capped_seed_counts_from_the_mover_side() {
     position.read_cells(Player::Second, &mut cells);
     assert_eq!(&cells[..12], &[5, 6, 7, 8, 9, 0, 15, 0, 1, 2, 3, 4]);
     // Store difference 1 − 3 (shifted by 63), rows 35 and 30.
-    let read = |index| position.global_feature(Player::Second, index);
-    assert_eq!((read(0), read(1), read(2)), (61, 35, 30));
+    let read = position.global_features(Player::Second, &[0, 1, 2]);
+    assert_eq!(read.as_slice(), &[61, 35, 30]);
     // Sizes: 12 singles of 16, 10 + 6 pairs of 256, 8 triples of 4096, the store feature.
     let spec = game.tuple_set("triples+stores").unwrap();
     assert_eq!(spec.genes(), 12 * 16 + 16 * 256 + 8 * 4096 + 127);

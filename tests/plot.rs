@@ -161,6 +161,46 @@ fn evolve_draws_plots_and_the_plot_command_redraws_them() {
 }
 
 #[test]
+fn plots_go_inside_the_run_unless_it_lives_in_populations() {
+    let dir = temp_dir("default-plots");
+    let run = dir.join("run");
+    evolve_tiny(&run, &[]);
+    assert!(run.join("plots").join("benchmark.png").exists());
+    // A run kept in populations/ draws into the plots/ directory beside it.
+    let shipped = dir.join("populations").join("shipped");
+    std::fs::create_dir_all(shipped.parent().unwrap()).unwrap();
+    evolve_tiny(&shipped, &[]);
+    let beside = dir.join("plots").join("shipped");
+    assert!(beside.join("benchmark.png").exists());
+    assert!(!shipped.join("plots").exists());
+    // `plot` follows the same rule, and the run names its plots in its first lines.
+    std::fs::remove_dir_all(&beside).unwrap();
+    let output = common::evoboard(&["plot", "--run", shipped.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(beside.join("fitness.png").exists());
+    let resumed = common::evoboard(&[
+        "evolve",
+        "--game",
+        "othello",
+        "--resume",
+        "--generations",
+        "3",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&resumed.stdout);
+    let expected = format!("plots redrawn in {}", run.join("plots").display());
+    assert!(
+        stdout
+            .lines()
+            .take(3)
+            .any(|line| line.starts_with(&expected)),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn evolve_benchmarks_every_panel_opponent_and_plots_a_line_for_each() {
     let dir = temp_dir("panel-bench");
     let run = dir.join("run");

@@ -176,6 +176,31 @@ fn congkak_opening_store_landing_picks_again_while_the_other_hand_waits() {
 }
 
 #[test]
+fn congkak_says_when_a_waiting_hand_has_sown_on() {
+    let start = congkak("2,0,0,0,0,0,1 3,0,0,0,0,0,4 0 0 * r1");
+    let waiting = after(&start, &["7/7"]);
+    assert!(
+        waiting
+            .board_lines()
+            .iter()
+            .any(|l| l.contains("North's hand waits with 3 seeds"))
+    );
+    assert!(
+        waiting.move_notes(&start).is_empty(),
+        "no hand has stopped yet"
+    );
+    // South's move lets North's hand sow on: its last line disappears from the board, and
+    // the move says why.
+    let moved = after(&waiting, &["1"]);
+    assert!(moved.outcome().is_none(), "{}", moved.to_position_string());
+    assert!(!moved.board_lines().iter().any(|l| l.contains("waits")));
+    assert_eq!(
+        moved.move_notes(&waiting),
+        ["North's waiting hand sowed on alongside and stopped"]
+    );
+}
+
+#[test]
 fn congkak_opening_is_one_joint_move_chosen_unseen() {
     let start = Congkak::start();
     assert!(start.simultaneous());

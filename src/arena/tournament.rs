@@ -33,9 +33,10 @@ pub struct AgentSummary {
     pub wins: usize,
     pub draws: usize,
     pub losses: usize,
-    pub win_pct: f64,
-    pub win_pct_first: f64,
-    pub win_pct_second: f64,
+    /// Wins over games (a draw is not a win), overall and with each seat.
+    pub win_rate: f64,
+    pub win_rate_first: f64,
+    pub win_rate_second: f64,
     /// Own final score (stones in store, discs).
     pub avg_stones: f64,
     /// Own final score minus the opponent's.
@@ -125,9 +126,9 @@ impl Tally {
             wins,
             draws: self.draws,
             losses,
-            win_pct: 100.0 * mean(wins as f64, games),
-            win_pct_first: 100.0 * mean(self.wins[0] as f64, self.games[0]),
-            win_pct_second: 100.0 * mean(self.wins[1] as f64, self.games[1]),
+            win_rate: mean(wins as f64, games),
+            win_rate_first: mean(self.wins[0] as f64, self.games[0]),
+            win_rate_second: mean(self.wins[1] as f64, self.games[1]),
             avg_stones: mean(self.stones as f64, games),
             avg_margin: mean(self.margin as f64, games),
             avg_win_margin: mean(self.win_margin as f64, wins),

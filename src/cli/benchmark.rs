@@ -201,6 +201,7 @@ fn league_score(record: &WinRecord) -> f64 {
 fn report_json(game: &str, plan: &Plan, stats: &SeriesStats) -> serde_json::Value {
     let mut report = with_fields(
         json!({
+            "schema": "evoboard.benchmark/1",
             "game": game,
             "player": plan.player.to_string(),
             "opponent": plan.opponent.to_string(),

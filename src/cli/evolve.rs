@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::plot::default_plot_dir;
@@ -20,9 +20,9 @@ use crate::report::plot::plot_run;
 /// network against heuristic:DEPTH, and writes a checkpoint; --resume continues exactly.
 #[derive(Debug, Args)]
 pub struct EvolveArgs {
-    /// Game to evolve an evaluator for.
-    #[arg(long)]
-    game: GameName,
+    /// Game to evolve an evaluator for (with --resume, the run's own game by default).
+    #[arg(long, required_unless_present = "resume")]
+    game: Option<GameName>,
     /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame),
     /// `td` (temporal-difference learning of an n-tuple network), `ctdl` (a population of
     /// TD learners under league selection) or `cmaes` (separable CMA-ES) [default: td].
@@ -30,8 +30,11 @@ pub struct EvolveArgs {
     preset: Option<Preset>,
     /// Network family: `mlp` (hidden layers from --hidden) or `ntuple:SET` (Othello sets:
     /// logistello, straight2, straight3, straight4, squares2, straight4-squares2, each
-    /// optionally with +discs and/or +mobility global features) [default: mlp; td:
-    /// ntuple:logistello+discs+mobility for Othello, mlp for mancala games].
+    /// optionally with +discs, +mobility and/or +wipeout global features; Kalah, Oware and
+    /// Congklak sets: singles, pairs, triples, quads, with +stores, +store-counts, +rows)
+    /// [default: td and ctdl: ntuple:logistello+discs+mobility+wipeout for Othello,
+    /// ntuple:triples+stores for Kalah, Oware and Congklak, mlp for Congkak; other presets:
+    /// mlp].
     #[arg(long)]
     network: Option<NetworkChoice>,
     /// Individuals per generation [default: 20]. League cost grows as P²: P·(P−1) games
@@ -94,7 +97,8 @@ pub struct EvolveArgs {
     #[arg(long, value_name = "K|all")]
     keep_checkpoints: Option<KeepCheckpoints>,
     /// Where the fitness, benchmark and diversity plots are redrawn as the run goes
-    /// [default: plots/RUN, RUN being the name of --out].
+    /// [default: for --out populations/RUN, plots/RUN beside populations/; otherwise
+    /// OUT/plots inside the run].
     #[arg(long)]
     plots: Option<PathBuf>,
     /// Do not draw plots while evolving (`evoboard plot` draws them later).
@@ -190,9 +194,9 @@ static INTERRUPT_MESSAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new
 /// On Ctrl-C (SIGINT), says how to continue the run and ends with status 130. Every file
 /// of the run is written atomically, so stopping at any instant loses nothing but the
 /// generation under way.
-fn say_how_to_resume_on_interrupt(game: &str, out: &std::path::Path) {
+fn say_how_to_resume_on_interrupt(out: &std::path::Path) {
     let message = format!(
-        "\ninterrupted: continue with `evoboard evolve --game {game} --out {} --resume`\n",
+        "\ninterrupted: continue with `evoboard evolve --out {} --resume`\n",
         out.display()
     );
     if INTERRUPT_MESSAGE.set(message).is_err() {
@@ -348,7 +352,21 @@ impl EvolveArgs {
 
 pub fn run(args: &EvolveArgs) -> anyhow::Result<()> {
     configure_threads(usize::from(args.threads))?;
-    with_game!(args.game, |start| evolve(start, args))
+    let game = match (args.game, &args.out) {
+        (Some(game), _) => game,
+        // --resume without --game (clap requires --out with --resume): run.json says.
+        (None, Some(out)) => {
+            let recorded = RunDir { dir: out.clone() }.read_info()?.game;
+            GameName::from_str(&recorded, true).map_err(|_| {
+                BadInput(format!(
+                    "{} records an unknown game '{recorded}'",
+                    RunDir { dir: out.clone() }.run_json().display()
+                ))
+            })?
+        }
+        (None, None) => unreachable!("clap requires --game or --resume with --out"),
+    };
+    with_game!(game, |start| evolve(start, args))
 }
 
 fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()> {
@@ -382,7 +400,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
         let _ = std::fs::remove_dir(dir);
     }
     let mut evolution = started?;
-    say_how_to_resume_on_interrupt(game, &out);
+    say_how_to_resume_on_interrupt(&out);
     let state = evolution.state();
     if state.is_complete() {
         println!(
@@ -409,6 +427,13 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()>
         state.generation + 1,
         state.config.generations
     );
+    match &plots {
+        Some(dir) => println!("plots redrawn in {} as the run goes", dir.display()),
+        None => println!(
+            "no plots (evoboard plot --run {} draws them)",
+            out.display()
+        ),
+    }
     let opponent = benchmark_specs::<G>(&state.config).remove(0);
     let progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
     evolution.run(&progress)?;

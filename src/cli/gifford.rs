@@ -76,8 +76,8 @@ pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
         .collect::<anyhow::Result<_>>()?;
     progress.finish_and_clear();
     rows.sort_by(|a, b| {
-        b.1.win_pct
-            .total_cmp(&a.1.win_pct)
+        b.1.win_rate
+            .total_cmp(&a.1.win_rate)
             .then(b.1.avg_margin.total_cmp(&a.1.avg_margin))
             .then(a.0.cmp(&b.0))
     });
@@ -103,9 +103,9 @@ pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
                 println!(
                     "  {:<28} {:>6.1}% (first {:.1}%, second {:.1}%)",
                     spec_for(*mask, args.depth),
-                    s.win_pct,
-                    s.win_pct_first,
-                    s.win_pct_second
+                    100.0 * s.win_rate,
+                    100.0 * s.win_rate_first,
+                    100.0 * s.win_rate_second
                 );
             }
             println!("table written to {}", path.display());

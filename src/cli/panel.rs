@@ -111,6 +111,7 @@ fn overall(rows: &[Row]) -> WinRecord {
 /// The `panel --json` object: the settings, one row per opponent, and the pooled record.
 fn panel_json(game: &str, args: &PanelArgs, rows: &[Row]) -> serde_json::Value {
     json!({
+        "schema": "evoboard.panel/1",
         "game": game,
         "player": args.player,
         "depth": args.depth,

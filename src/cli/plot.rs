@@ -11,17 +11,25 @@ pub struct PlotArgs {
     /// Run directory (holding run.json and stats.csv).
     #[arg(long)]
     run: PathBuf,
-    /// Output directory [default: plots/RUN, RUN being the run directory's name].
+    /// Output directory [default: for populations/RUN, plots/RUN beside populations/;
+    /// otherwise DIR/plots inside the run].
     #[arg(long)]
     out: Option<PathBuf>,
 }
 
-/// Where a run's plots go by default: `plots/` + the run directory's name.
+/// Where a run's plots go by default: a run kept in a `populations/` directory (the
+/// shipped runs) draws into the `plots/` directory beside it, under the run's name; any
+/// other run draws into `plots/` inside its own directory, so runs made elsewhere never
+/// litter the working directory.
 pub fn default_plot_dir(run: &Path) -> PathBuf {
-    let name = run
-        .file_name()
-        .map_or_else(|| "run".into(), |n| n.to_os_string());
-    Path::new("plots").join(name)
+    let name = run.file_name();
+    let parent = run.parent();
+    match (name, parent) {
+        (Some(name), Some(parent)) if parent.file_name() == Some("populations".as_ref()) => {
+            parent.with_file_name("plots").join(name)
+        }
+        _ => run.join("plots"),
+    }
 }
 
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {

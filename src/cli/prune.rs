@@ -46,6 +46,14 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<()> {
     if args.widths.contains(&0) {
         return Err(crate::cli::BadInput("--widths must all be at least 1".to_string()).into());
     }
+    if matches!(args.game, GameName::Othello) {
+        return Err(crate::cli::BadInput(
+            "prune studies seed 000's MM, a search on the store difference: --game must be \
+             kalah, oware, congklak or congkak"
+                .to_string(),
+        )
+        .into());
+    }
     configure_threads(usize::from(args.series.threads))?;
     with_game!(args.game, |start| study(start, args))
 }
@@ -95,6 +103,17 @@ fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
         .parse::<AgentSpec>()?
         .searcher(&start)?
         .expect("minimax is a search");
+    // Every pruned searcher is built (and the ranker read) before any output, so a
+    // ranker that cannot serve this game fails before the table starts.
+    let pruned = args
+        .widths
+        .iter()
+        .map(|&width| {
+            let spec = format!("nmm:{}:{width}:{}", args.depth, args.ranker.display());
+            let nmm = spec.parse::<AgentSpec>()?.searcher(&start)?;
+            Ok((width, nmm.expect("nmm is a search")))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let positions: Vec<G> = random_openings(
         &start,
         usize::from(args.positions),
@@ -126,12 +145,7 @@ fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
         opening_plies: args.series.openings,
         seed: args.series.seed,
     };
-    for &width in &args.widths {
-        let spec = format!("nmm:{}:{width}:{}", args.depth, args.ranker.display());
-        let nmm = spec
-            .parse::<AgentSpec>()?
-            .searcher(&start)?
-            .expect("nmm is a search");
+    for (width, nmm) in pruned {
         let (nodes, ms, moves) = cost(&nmm, &positions);
         let optimal = optimal_share(&mm, &positions, &moves);
         let progress = ProgressBar::new(u64::from(args.series.games)).with_style(

@@ -56,6 +56,7 @@ fn legal_strings<G: Game>(game: &G) -> Vec<String> {
 /// once: Congkak's opening), legal, terminal, score, board.
 pub fn describe_json<G: Game>(game: &G) -> serde_json::Value {
     json!({
+        "schema": "evoboard.show/1",
         "game": game.name(),
         "position": game.to_position_string(),
         "to_move": game.to_move().index(),

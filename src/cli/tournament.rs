@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use indicatif::ProgressBar;
+use serde_json::json;
 
 use crate::arena::AgentSpec;
 use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
@@ -66,7 +67,16 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<(
         write_output(path, csv_text(&result.agents).as_bytes())?;
     }
     if args.json {
-        println!("{}", serde_json::to_string(&result)?);
+        let report = json!({
+            "schema": "evoboard.tournament/1",
+            "game": start.name(),
+            "games_per_pair": args.series.games,
+            "opening_plies": args.series.openings,
+            "seed": args.series.seed,
+            "agents": result.agents,
+            "matrix": result.matrix,
+        });
+        println!("{report}");
     } else {
         print_tables(start.name(), args, &result);
     }
@@ -76,9 +86,9 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<(
 /// Seed 002's per-agent statistics: (CSV name, table heading, value), in column order.
 fn summary_columns(s: &AgentSummary) -> [(&'static str, &'static str, f64); 10] {
     [
-        ("win_pct", "win%", s.win_pct),
-        ("win_pct_first", "1st%", s.win_pct_first),
-        ("win_pct_second", "2nd%", s.win_pct_second),
+        ("win_pct", "win%", 100.0 * s.win_rate),
+        ("win_pct_first", "1st%", 100.0 * s.win_rate_first),
+        ("win_pct_second", "2nd%", 100.0 * s.win_rate_second),
         ("avg_stones", "stones", s.avg_stones),
         ("avg_margin", "margin", s.avg_margin),
         ("avg_win_margin", "win-m", s.avg_win_margin),

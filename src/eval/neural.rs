@@ -59,10 +59,11 @@ pub trait NeuralInput: Game {
     /// Writes each cell's state as `perspective` sees it into `out` (one per cell).
     fn read_cells(&self, _perspective: Player, _out: &mut [u8]) {}
 
-    /// The value of global feature `index` (in [`CellBoard::features`]) as `perspective`
-    /// sees the position.
-    fn global_feature(&self, _perspective: Player, _index: u8) -> u16 {
-        0
+    /// The values of the global features `sources` (indices into [`CellBoard::features`])
+    /// as `perspective` sees the position. One call for all of them lets a game share
+    /// work between features (Othello's move sets).
+    fn global_features(&self, _perspective: Player, sources: &[u8]) -> ArrayVec<u16, MAX_FEATURES> {
+        sources.iter().map(|_| 0).collect()
     }
 
     /// The cells and global features of this position as `perspective` sees them, for
@@ -74,12 +75,10 @@ pub trait NeuralInput: Game {
     ) -> ([u8; MAX_CELLS], ArrayVec<u16, MAX_FEATURES>) {
         let mut cells = [0u8; MAX_CELLS];
         self.read_cells(perspective, &mut cells);
-        let features = ntuple
-            .feature_sources()
-            .iter()
-            .map(|&source| self.global_feature(perspective, source))
-            .collect();
-        (cells, features)
+        (
+            cells,
+            self.global_features(perspective, ntuple.feature_sources()),
+        )
     }
 
     /// The n-tuple sets this game offers by name, with a line on each.
@@ -243,8 +242,8 @@ impl NeuralInput for Othello {
         }
     }
 
-    fn global_feature(&self, perspective: Player, index: u8) -> u16 {
-        othello_tuples::global_feature(self, perspective, index)
+    fn global_features(&self, perspective: Player, sources: &[u8]) -> ArrayVec<u16, MAX_FEATURES> {
+        othello_tuples::global_features(self, perspective, sources)
     }
 
     fn tuple_sets(&self) -> &'static [(&'static str, &'static str)] {
@@ -284,8 +283,11 @@ impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Man
         mancala_tuples::read_cells(self.board(), perspective, out);
     }
 
-    fn global_feature(&self, perspective: Player, index: u8) -> u16 {
-        mancala_tuples::global_feature(self.board(), perspective, index)
+    fn global_features(&self, perspective: Player, sources: &[u8]) -> ArrayVec<u16, MAX_FEATURES> {
+        sources
+            .iter()
+            .map(|&index| mancala_tuples::global_feature(self.board(), perspective, index))
+            .collect()
     }
 
     fn tuple_sets(&self) -> &'static [(&'static str, &'static str)] {

@@ -411,6 +411,32 @@ impl Congkak {
         }
         Ok(())
     }
+
+    /// A line for each hand that waited during the move before this position and has
+    /// stopped since: it sowed on alongside the other player's move, which the move's own
+    /// description does not tell.
+    fn finished_hand_notes(&self, previous: &Congkak) -> Vec<String> {
+        let Some(before) = previous.opening else {
+            return Vec::new();
+        };
+        let now = self.opening.map(|opening| opening.hands);
+        Player::BOTH
+            .iter()
+            .filter_map(|&owner| {
+                if !matches!(before.hands[owner.index()], Hand::Sowing { .. }) {
+                    return None;
+                }
+                let still_sowing =
+                    now.is_some_and(|hands| matches!(hands[owner.index()], Hand::Sowing { .. }));
+                (!still_sowing).then(|| {
+                    format!(
+                        "{}'s waiting hand sowed on alongside and stopped",
+                        text::side_name(owner)
+                    )
+                })
+            })
+            .collect()
+    }
 }
 
 impl Game for Congkak {
@@ -542,7 +568,7 @@ impl Game for Congkak {
             )];
         }
         if self.round == previous.round {
-            return Vec::new();
+            return self.finished_hand_notes(previous);
         }
         let owned = |side| u32::from(self.board.store(side)) + self.board.row_total(side);
         let burnt = |side| (0..HOLES).filter(|&h| self.board.is_burnt(side, h)).count();

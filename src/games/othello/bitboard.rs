@@ -91,6 +91,31 @@ const fn build_rays() -> [[u64; 64]; 8] {
     rays
 }
 
+/// `LINES[square]`: every square on the eight rays from `square` (the squares a
+/// placement there could ever flip).
+static LINES: [u64; 64] = build_lines();
+
+const fn build_lines() -> [u64; 64] {
+    let mut lines = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut dir = 0;
+        while dir < 8 {
+            lines[square] |= RAYS[dir][square];
+            dir += 1;
+        }
+        square += 1;
+    }
+    lines
+}
+
+/// The squares a placement on `square` could ever flip: those on its row, column and
+/// diagonals. A cheap bound on [`flips`].
+#[inline]
+pub fn lines_through(square: u32) -> u64 {
+    LINES[square as usize]
+}
+
 /// The opponent discs flipped when the side owning `own` plays on square `square`.
 ///
 /// Branch-free per direction: along each ray the first square that is not an opponent disc
