@@ -9,6 +9,7 @@
 //! the openings they were dealt.
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -144,6 +145,32 @@ fn fixtures(config: &EvolveConfig, generation: u32, hall: usize, partners: usize
 /// Number of games one generation's fitness plays.
 pub fn league_games(config: &EvolveConfig, generation: u32, hall: usize, partners: usize) -> usize {
     fixtures(config, generation, hall, partners).len()
+}
+
+/// The fitness games one individual is credited with in a generation whose hall of fame
+/// holds `hall` champions, fewest to most (see [`fixtures`]): they differ only in a sampled
+/// league, where an individual also plays those that drew it.
+pub fn credited_games(config: &EvolveConfig, hall: usize) -> RangeInclusive<usize> {
+    let others = config.population.saturating_sub(1);
+    let (fewest, most) = match (config.league, config.league_sample) {
+        (false, _) => (0, 0),
+        (true, None) => (2 * others, 2 * others),
+        (true, Some(k)) => (2 * k, 2 * others),
+    };
+    let outside = 2 * hall + config.sparring.len() * config.sparring_games;
+    fewest + outside..=most + outside
+}
+
+/// The mean fitness, when the league fixes it by construction: in a full league without
+/// hall of fame or sparring partners every game hands its 3 points (2 for a draw) to the
+/// population, so the mean is 3·(P − 1), less 1/P for each drawn game.
+pub fn fixed_mean_fitness(config: &EvolveConfig) -> Option<f64> {
+    let closed = config.evolves()
+        && config.league
+        && config.league_sample.is_none()
+        && config.hall_of_fame == 0
+        && config.sparring_games == 0;
+    closed.then(|| 3.0 * config.population.saturating_sub(1) as f64)
 }
 
 /// Plays generation `generation`'s fitness games between `population`, the `hall` of past

@@ -547,11 +547,25 @@ fn openings_series(config: &EvolveConfig, games: usize, stream: u64) -> SeriesCo
     }
 }
 
+/// The paper's benchmark opponent at the run's depth (seed 004 §2.4.4).
+fn paper_benchmark(config: &EvolveConfig) -> String {
+    format!("heuristic:{}", config.depth)
+}
+
+/// The spec of the run's first benchmark opponent, the one that decides gate and champion
+/// (the first of [`benchmark_specs`], known without the game).
+pub fn gating_benchmark(config: &EvolveConfig) -> String {
+    match config.bench_opponents.first().map(String::as_str) {
+        None | Some("panel") => paper_benchmark(config),
+        Some(spec) => spec.to_string(),
+    }
+}
+
 /// The specs of the run's benchmark opponents: `heuristic:depth` when none are set, with
 /// `panel` standing for the whole panel at the run's depth, its heuristic first (the
 /// paper's benchmark, so `panel` alone still gates on it); repeats are dropped.
 pub fn benchmark_specs<G: NamedEvaluators>(config: &EvolveConfig) -> Vec<String> {
-    let heuristic = format!("heuristic:{}", config.depth);
+    let heuristic = paper_benchmark(config);
     if config.bench_opponents.is_empty() {
         return vec![heuristic];
     }
