@@ -1,0 +1,239 @@
+//! Drawing a [`Figure`] with plotters: the chart, its marks and the legend strip above it.
+
+use std::ops::Range;
+
+use plotters::coord::Shift;
+use plotters::coord::types::{RangedCoordf64, RangedCoordu32};
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{Figure, Shape, Stroke};
+
+const FONT: &str = "sans-serif";
+/// Layout in pixels: space around the chart and for its axis labels.
+const MARGIN: u32 = 16;
+const Y_LABEL_AREA: u32 = 80;
+const X_LABEL_AREA: u32 = 48;
+/// Height of a row of the legend strip, and the length of a legend swatch.
+const LEGEND_ROW: u32 = 24;
+const SWATCH: i32 = 26;
+/// Space between legend entries, and between a swatch and its text.
+const ENTRY_GAP: u32 = 28;
+const SWATCH_GAP: i32 = 7;
+
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu32, RangedCoordf64>>;
+
+/// Draws `figure` with its run description `caption` below the title.
+pub(super) fn render<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    figure: &Figure,
+    caption: &str,
+) -> Result<(), String> {
+    let text = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(text)?;
+    // The title on its own line, the run's description smaller below it: long network
+    // names would not fit beside the title.
+    let area = root.titled(&figure.title, (FONT, 22)).map_err(text)?;
+    let area = area.titled(caption, (FONT, 15)).map_err(text)?;
+    let plot = legend_strip(&area, figure).map_err(text)?;
+    let mut chart = ChartBuilder::on(&plot)
+        .margin(MARGIN)
+        .margin_top(6)
+        .x_label_area_size(X_LABEL_AREA)
+        .y_label_area_size(Y_LABEL_AREA)
+        .build_cartesian_2d(figure.generations.clone(), figure.y_axis.range())
+        .map_err(text)?;
+    let y_label = |value: &f64| figure.y_axis.label(*value);
+    chart
+        .configure_mesh()
+        .x_desc("generation")
+        .y_desc(&figure.y_desc)
+        .y_labels(figure.y_axis.ticks())
+        .y_label_formatter(&y_label)
+        .label_style((FONT, 15))
+        .axis_desc_style((FONT, 17))
+        .bold_line_style(BLACK.mix(0.1))
+        .light_line_style(TRANSPARENT)
+        .draw()
+        .map_err(text)?;
+    for mark in &figure.marks {
+        draw_mark(&mut chart, &mark.shape).map_err(text)?;
+    }
+    root.present().map_err(text)
+}
+
+/// Draws the legend of `figure` in rows at the top of `area`, aligned with the chart's
+/// left edge, and returns the area below it.
+fn legend_strip<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    figure: &Figure,
+) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let entries = legend_entries(figure);
+    let widths = entries
+        .iter()
+        .map(|entry| entry.width(area))
+        .collect::<Result<Vec<u32>, _>>()?;
+    let room = area.dim_in_pixel().0 - MARGIN - Y_LABEL_AREA - MARGIN;
+    let rows = wrap(&widths, room);
+    let height = rows.len() as u32 * LEGEND_ROW + if rows.is_empty() { 0 } else { 4 };
+    let (legend, below) = area.split_vertically(height);
+    for (r, row) in rows.iter().enumerate() {
+        let y = (r as u32 * LEGEND_ROW + LEGEND_ROW / 2) as i32;
+        let mut x = (MARGIN + Y_LABEL_AREA) as i32;
+        for k in row.clone() {
+            entries[k].draw(&legend, (x, y))?;
+            x += (widths[k] + ENTRY_GAP) as i32;
+        }
+    }
+    Ok(below)
+}
+
+/// Draws one mark on the chart; lines and bands break where a generation is missing.
+fn draw_mark<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    shape: &Shape,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let x = chart.x_range();
+    let y = chart.y_range();
+    match shape {
+        Shape::Line { points, stroke } => {
+            for run in points.chunk_by(|a, b| b.0 == a.0 + 1) {
+                draw_line(chart, run.to_vec(), stroke)?;
+            }
+        }
+        Shape::Level { value, stroke } => {
+            draw_line(chart, vec![(x.start, *value), (x.end, *value)], stroke)?;
+        }
+        Shape::Band { points, colour } => {
+            for run in points.chunk_by(|a, b| b.0 == a.0 + 1) {
+                let outline = run
+                    .iter()
+                    .map(|&(g, low, _)| (g, low))
+                    .chain(run.iter().rev().map(|&(g, _, high)| (g, high)));
+                chart.draw_series(std::iter::once(Polygon::new(
+                    outline.collect::<Vec<_>>(),
+                    colour.filled(),
+                )))?;
+            }
+        }
+        Shape::Span { from, to, colour } => {
+            let corners = [(*from, y.end), (*to, y.start)];
+            chart.draw_series(std::iter::once(Rectangle::new(corners, colour.filled())))?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws a polyline of `points` in `stroke`.
+fn draw_line<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    points: Vec<(u32, f64)>,
+    stroke: &Stroke,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let style = stroke.colour.stroke_width(stroke.width);
+    if stroke.dashed {
+        chart.draw_series(DashedLineSeries::new(points, 10, 6, style))?;
+    } else {
+        chart.draw_series(LineSeries::new(points, style))?;
+    }
+    Ok(())
+}
+
+/// One entry of the legend strip: a mark's swatch and label, or a note alone.
+struct Entry<'a> {
+    swatch: Option<&'a Shape>,
+    text: &'a str,
+}
+
+/// The legend of `figure`: its labelled marks when there are two or more (one series
+/// needs no legend: the title names it), then its notes.
+fn legend_entries(figure: &Figure) -> Vec<Entry<'_>> {
+    let series: Vec<Entry> = figure
+        .marks
+        .iter()
+        .filter_map(|m| {
+            Some(Entry {
+                swatch: Some(&m.shape),
+                text: m.label.as_deref()?,
+            })
+        })
+        .collect();
+    let series = if series.len() >= 2 {
+        series
+    } else {
+        Vec::new()
+    };
+    let notes = figure.notes.iter().map(|note| Entry {
+        swatch: None,
+        text: note,
+    });
+    series.into_iter().chain(notes).collect()
+}
+
+/// The legend's font.
+fn legend_font() -> TextStyle<'static> {
+    TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Left, VPos::Center))
+}
+
+impl Entry<'_> {
+    /// Its width in pixels on `area`.
+    fn width<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<u32, DrawingAreaErrorKind<DB::ErrorType>> {
+        let (text, _) = area.estimate_text_size(self.text, &legend_font())?;
+        let swatch = if self.swatch.is_some() {
+            (SWATCH + SWATCH_GAP) as u32
+        } else {
+            0
+        };
+        Ok(swatch + text)
+    }
+
+    /// Draws it on `area` from `(x, y)`, `y` being the middle of its row.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        (x, y): (i32, i32),
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let mut x = x;
+        if let Some(shape) = self.swatch {
+            let ends = vec![(x, y), (x + SWATCH, y)];
+            match shape {
+                Shape::Line { stroke, .. } | Shape::Level { stroke, .. } => {
+                    let style = stroke.colour.stroke_width(stroke.width);
+                    if stroke.dashed {
+                        area.draw(&DashedPathElement::new(ends, 7, 4, style))?;
+                    } else {
+                        area.draw(&PathElement::new(ends, style))?;
+                    }
+                }
+                Shape::Band { colour, .. } | Shape::Span { colour, .. } => {
+                    let corners = [(x, y - 7), (x + SWATCH, y + 7)];
+                    area.draw(&Rectangle::new(corners, colour.filled()))?;
+                }
+            }
+            x += SWATCH + SWATCH_GAP;
+        }
+        area.draw(&Text::new(self.text, (x, y), legend_font()))
+    }
+}
+
+/// Splits entries of `widths` into rows that fit in `room` pixels (an entry wider than the
+/// room gets a row of its own).
+fn wrap(widths: &[u32], room: u32) -> Vec<Range<usize>> {
+    let mut rows = Vec::new();
+    let (mut start, mut used) = (0, 0);
+    for (k, &width) in widths.iter().enumerate() {
+        if k > start && used + ENTRY_GAP + width > room {
+            rows.push(start..k);
+            (start, used) = (k, 0);
+        }
+        used += if k > start { ENTRY_GAP } else { 0 } + width;
+    }
+    if start < widths.len() {
+        rows.push(start..widths.len());
+    }
+    rows
+}
