@@ -50,3 +50,41 @@ fn a_forced_pass_counts_as_one_ply() {
     assert_eq!(perft(&game, 2), 1);
     assert_eq!(perft(&game, 3), 1);
 }
+
+#[test]
+fn the_fast_perft_counts_exactly_as_the_generic_one() {
+    use evoboard::arena::random_opening;
+    use evoboard::games::Perft;
+    use evoboard::rng::rng_for;
+    let start = Othello::start();
+    for depth in 0..=9 {
+        assert_eq!(
+            start.perft_fast(depth),
+            perft(&start, depth),
+            "depth {depth}"
+        );
+    }
+    // Positions from random play, late ones included (passes, finished games).
+    let mut rng = rng_for(5, &[]);
+    for plies in (0..64).step_by(3) {
+        let Some(game) = random_opening(&start, plies, &mut rng) else {
+            continue;
+        };
+        for depth in 0..=4 {
+            assert_eq!(
+                game.perft_fast(depth),
+                perft(&game, depth),
+                "{} depth {depth}",
+                game.to_position_string()
+            );
+        }
+    }
+    // A forced pass and a finished game.
+    let pass = Othello::from_position_string(&format!("XO{} O", "-".repeat(62))).unwrap();
+    let over =
+        Othello::from_position_string(&format!("{}{} X", "X".repeat(60), "-".repeat(4))).unwrap();
+    for depth in 0..4 {
+        assert_eq!(pass.perft_fast(depth), perft(&pass, depth));
+        assert_eq!(over.perft_fast(depth), 1);
+    }
+}

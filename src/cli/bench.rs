@@ -16,7 +16,7 @@ use crate::evolve::architecture_for;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::league::{league_games, play_league};
 use crate::evolve::population::founders;
-use crate::games::perft;
+use crate::games::Perft;
 use crate::learn::td::{GameSetup, Opponent, TdSettings, train};
 use crate::nn::{Architecture, Mlp, Topology};
 use crate::rng::rng_for;
@@ -48,9 +48,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     with_game!(args.game, |start| measure(start, args))
 }
 
-fn measure<G: NamedEvaluators>(start: G, args: &BenchArgs) -> anyhow::Result<()> {
+fn measure<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> anyhow::Result<()> {
     let clock = Instant::now();
-    let leaves = perft(&start, args.perft_depth);
+    let leaves = start.perft_fast(args.perft_depth);
     let seconds = clock.elapsed().as_secs_f64();
     println!(
         "perft({}) = {leaves} in {seconds:.3} s: {:.1} M leaves/s",

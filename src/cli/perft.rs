@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::cli::{GameName, position_or_start, with_game};
-use crate::games::perft;
+use crate::games::Perft;
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {
@@ -21,7 +21,7 @@ pub struct PerftArgs {
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     with_game!(args.game, |start| {
         let game = position_or_start(start, args.position.as_deref())?;
-        println!("{}", perft(&game, args.depth));
+        println!("{}", game.perft_fast(args.depth));
         Ok(())
     })
 }

@@ -9,7 +9,7 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-pub use perft::perft;
+pub use perft::{Perft, perft};
 
 /// Upper bound on the number of legal moves in any supported position. Othello's known
 /// maximum is 33; mancala games have at most one move per pit (joint opening moves of

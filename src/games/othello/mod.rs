@@ -6,6 +6,7 @@
 //! the winner (the usual tournament rule).
 
 pub mod bitboard;
+mod perft;
 mod square;
 
 pub use square::Move;
