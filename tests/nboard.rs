@@ -2,6 +2,55 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A session fed line by line as a GUI does: after `go` it waits for the move, after
+/// `hint N` for N lines, so a later `ping` does not interrupt the search. Returns every
+/// line the engine wrote.
+fn paced_session(args: &[&str], script: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .arg("nboard")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    let mut read_until = |done: &dyn Fn(&[String]) -> bool, lines: &mut Vec<String>| {
+        let mut new = Vec::new();
+        while !done(&new) {
+            let mut line = String::new();
+            assert!(
+                stdout.read_line(&mut line).unwrap() > 0,
+                "the engine ended early"
+            );
+            new.push(line.trim_end().to_string());
+        }
+        lines.extend(new);
+    };
+    for command in script.lines() {
+        writeln!(stdin, "{command}").unwrap();
+        if command == "go" {
+            read_until(&|new| new.last().is_some_and(|l| l == "status"), &mut lines);
+        } else if let Some(wanted) = command.strip_prefix("hint ") {
+            let wanted: usize = wanted.parse().unwrap();
+            let hints = move |new: &[String]| {
+                new.iter().filter(|l| l.starts_with("search ")).count() == wanted
+            };
+            read_until(&hints, &mut lines);
+        }
+    }
+    drop(stdin);
+    let rest: Vec<String> = stdout.lines().map(Result::unwrap).collect();
+    lines.extend(rest);
+    assert!(child.wait().unwrap().success());
+    lines
+}
+
 fn session(player: &str, script: &str) -> Vec<String> {
     let output = common::evoboard_with_input(&["nboard", "--player", player], script);
     assert!(output.status.success());
@@ -20,7 +69,7 @@ fn a_session_answers_every_command_in_order() {
         "nboard 2\nset depth 2\nset game (;GM[Othello]PC[NBoard]PB[a]PW[b]{START}B[F5//0.01]W[D6];)\n\
          ping 1\ngo\nhint 3\nset contempt 0\nmove C3/0.5/1.2\nunknown command\nping 2\n"
     );
-    let lines = session("heuristic:4", &script);
+    let lines = paced_session(&["--player", "heuristic:4"], &script);
     assert_eq!(lines[0], "set myname evoboard");
     assert_eq!(lines[1], "pong 1");
     assert_eq!(lines[2], "status thinking");
@@ -55,7 +104,7 @@ fn moves_passes_and_bad_input_are_handled() {
     let pass_position = format!("BO[8 *O{} O]", "-".repeat(62));
     let script =
         format!("nboard 2\nset game (;GM[Othello]{pass_position};)\ngo\nmove A1\nping 3\n");
-    let lines = session("random", &script);
+    let lines = paced_session(&["--player", "random"], &script);
     assert!(lines.iter().any(|l| l.starts_with("=== PA/")), "{lines:?}");
     assert!(
         lines.iter().any(|l| l.starts_with("status illegal move")),
@@ -121,4 +170,79 @@ fn a_line_that_is_not_utf8_gets_an_error_line_and_the_session_goes_on() {
             "pong 2"
         ]
     );
+}
+
+#[test]
+fn a_deep_search_answers_within_the_move_time() {
+    // Depth 30 would take days: iterative deepening stops at --move-time.
+    let clock = Instant::now();
+    let lines = paced_session(
+        &["--player", "heuristic:4", "--move-time", "0.3"],
+        "nboard 2\nset depth 30\ngo\nhint 2\nping 1\n",
+    );
+    assert!(
+        clock.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        clock.elapsed()
+    );
+    let chosen = lines
+        .iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("a move");
+    assert!(
+        ["D3", "C4", "F5", "E6"]
+            .iter()
+            .any(|m| chosen[4..].starts_with(m)),
+        "{chosen}"
+    );
+    // The hints name the depth reached: deeper than 1, far from 30.
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("search "))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(depths.len(), 2);
+    assert!(depths.iter().all(|&d| (2..30).contains(&d)), "{depths:?}");
+    assert_eq!(lines.last().unwrap(), "pong 1");
+}
+
+#[test]
+fn a_ping_during_a_search_stops_it_and_is_answered_at_once() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(["nboard", "--player", "heuristic:4", "--move-time", "60"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "nboard 2\nset depth 30\ngo").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let clock = Instant::now();
+    writeln!(stdin, "ping 9").unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    while lines.last().is_none_or(|l: &String| !l.starts_with("pong")) {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0);
+        lines.push(line.trim_end().to_string());
+    }
+    assert!(
+        clock.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        clock.elapsed()
+    );
+    assert_eq!(
+        lines,
+        ["set myname evoboard", "status thinking", "status", "pong 9"]
+    );
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn the_move_time_must_be_a_positive_number_of_seconds() {
+    for bad in ["0", "-1", "soon", "1e9"] {
+        let output = common::evoboard(&["nboard", "--move-time", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
 }

@@ -4,9 +4,11 @@
 use evoboard::eval::{Evaluator, NamedEvaluators};
 use evoboard::games::GameError;
 use evoboard::rng::rng_for;
-use evoboard::search::{WIN_VALUE, plain_negamax, search};
+use evoboard::search::{Limits, WIN_VALUE, plain_negamax, search, search_within};
 use evoboard::{Game, MoveList, Othello, Outcome, Player};
 use rand::RngExt;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 fn random_positions(count: usize, seed: u64) -> Vec<Othello> {
     let mut rng = rng_for(seed, &[]);
@@ -50,6 +52,74 @@ fn alpha_beta_equals_plain_negamax_on_othello() {
             }
         }
     }
+}
+
+/// Iterative deepening with time to spare: the value of the fixed-depth search at every
+/// depth, with a move that achieves it; with no time at all, depth 1 still answers.
+fn deepening_agrees<G: Game + NamedEvaluators>(positions: &[G], name: &str) {
+    let evaluator = G::evaluator(name).unwrap();
+    let stop = AtomicBool::new(false);
+    let ample = Limits {
+        deadline: Instant::now() + Duration::from_secs(3600),
+        stop: &stop,
+    };
+    for game in positions.iter().filter(|g| g.count_moves() > 0) {
+        for depth in 1..=5 {
+            let (result, reached) = search_within(game, depth, evaluator.as_ref(), None, ample);
+            assert_eq!(reached, depth);
+            let reference = plain_negamax(game, depth, evaluator.as_ref());
+            assert_eq!(
+                result.value,
+                reference,
+                "depth {depth} at {}",
+                game.to_position_string()
+            );
+            let mut child = game.clone();
+            child.play_unchecked(result.best.unwrap());
+            let child_value = plain_negamax(&child, depth - 1, evaluator.as_ref());
+            let seen = if child.to_move() == game.to_move() {
+                child_value
+            } else {
+                -child_value
+            };
+            assert_eq!(seen, reference, "best move value at depth {depth}");
+        }
+        let no_time = Limits {
+            deadline: Instant::now(),
+            stop: &stop,
+        };
+        // Near the end a whole game tree may fit between two looks at the clock.
+        let (quick, _) = search_within(game, 30, evaluator.as_ref(), None, no_time);
+        assert!(quick.best.is_some());
+    }
+}
+
+#[test]
+fn iterative_deepening_within_a_time_limit_keeps_fixed_depth_values() {
+    deepening_agrees(&random_positions(40, 11), "heuristic");
+    // From the start, 30 plies cannot be searched in a moment: the search stops early.
+    let stop = AtomicBool::new(false);
+    let moment = Limits {
+        deadline: Instant::now() + Duration::from_millis(50),
+        stop: &stop,
+    };
+    let evaluator = Othello::evaluator("heuristic").unwrap();
+    let (result, reached) = search_within(&Othello::start(), 30, evaluator.as_ref(), None, moment);
+    assert!(
+        result.best.is_some() && (2..30).contains(&reached),
+        "{reached}"
+    );
+    let mut rng = rng_for(12, &[]);
+    let kalah: Vec<_> = (0..40)
+        .filter_map(|k| {
+            evoboard::arena::random_opening(
+                &evoboard::games::mancala::Kalah::game(6, 4, false),
+                2 + k % 20,
+                &mut rng,
+            )
+        })
+        .collect();
+    deepening_agrees(&kalah, "heuristic");
 }
 
 #[test]

@@ -6,7 +6,7 @@ use rand::RngExt;
 use crate::eval::SharedEvaluator;
 use crate::games::{Game, MoveList};
 use crate::rng::GameRng;
-use crate::search::{Pruning, SearchResult, search_pruned};
+use crate::search::{Limits, Pruning, SearchResult, search_pruned, search_within};
 
 /// A player of game `G`.
 pub trait Agent<G: Game>: Send + Sync {
@@ -77,11 +77,31 @@ impl<G: Game> SearchAgent<G> {
 
     /// Searches `game` as this agent does, returning the move, value and nodes.
     pub fn search(&self, game: &G) -> SearchResult<G::Move> {
-        let pruning = self.pruning.as_ref().map(|(ranker, width)| Pruning {
+        search_pruned(
+            game,
+            self.depth,
+            self.evaluator.as_ref(),
+            self.forward_pruning(),
+        )
+    }
+
+    /// [`SearchAgent::search`] by iterative deepening, as deep as `limits` allow up to the
+    /// agent's depth: the result and the depth reached.
+    pub fn search_within(&self, game: &G, limits: Limits<'_>) -> (SearchResult<G::Move>, u32) {
+        search_within(
+            game,
+            self.depth,
+            self.evaluator.as_ref(),
+            self.forward_pruning(),
+            limits,
+        )
+    }
+
+    fn forward_pruning(&self) -> Option<Pruning<'_, G>> {
+        self.pruning.as_ref().map(|(ranker, width)| Pruning {
             ranker: ranker.as_ref(),
             width: *width,
-        });
-        search_pruned(game, self.depth, self.evaluator.as_ref(), pruning)
+        })
     }
 }
 

@@ -6,9 +6,17 @@
 //! `go` (answered `status thinking`, `=== MOVE/EVAL/TIME`, then an empty `status`), `hint N` (answered with `search MOVE EVAL 0 DEPTH`
 //! lines, best first), `ping N` (answered `pong N`), `learn` (answered `learned`). Other
 //! commands are ignored, as the protocol asks. Every reply line is flushed at once.
+//!
+//! `go` and `hint` search by iterative deepening, as deep as `set depth` says but never
+//! longer than `--move-time`: the deepest search finished in time gives the answer. Input
+//! is read on a thread of its own, so a `ping` that arrives during a search stops it (the
+//! GUI has moved on; the unfinished move is not sent) and is answered at once.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -17,18 +25,58 @@ use crate::cli::{LineRead, read_text_line};
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, Player};
 use crate::rng::rng_for;
-use crate::search::{WIN_VALUE, move_values};
+use crate::search::{Limits, WIN_VALUE, move_values_within};
 
 #[derive(Debug, Args)]
 pub struct NboardArgs {
     /// The engine: any agent spec, e.g. `champion:populations/othello/champion.evo`.
     #[arg(long, default_value = "heuristic:4")]
     player: String,
+    /// Longest think per `go` or `hint`, in seconds, whatever depth is set.
+    #[arg(long, default_value_t = 5.0, value_parser = move_time)]
+    move_time: f64,
+}
+
+/// A think time in seconds: positive and at most a day.
+fn move_time(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
+        _ => Err(format!("'{text}' is not a number of seconds in (0, 86400]")),
+    }
 }
 
 pub fn run(args: &NboardArgs) -> anyhow::Result<()> {
-    let stdin = std::io::stdin();
-    serve(&args.player, &mut stdin.lock(), &mut std::io::stdout())
+    let input = std::io::BufReader::new(std::io::stdin());
+    let move_time = Duration::from_secs_f64(args.move_time);
+    serve(&args.player, move_time, input, &mut std::io::stdout())
+}
+
+/// What the reader thread hands over: a line, a line that is not text, or the end.
+enum Input {
+    Line(String),
+    NotText,
+    End(std::io::Result<()>),
+}
+
+/// Reads `input` on a thread of its own, line by line, until it ends.
+fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input> {
+    let (sender, receiver) = channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        loop {
+            let next = match read_text_line(&mut input, &mut line) {
+                Ok(LineRead::Text) => Input::Line(line.clone()),
+                Ok(LineRead::NotText) => Input::NotText,
+                Ok(LineRead::End) => Input::End(Ok(())),
+                Err(error) => Input::End(Err(error)),
+            };
+            let last = matches!(next, Input::End(_));
+            if sender.send(next).is_err() || last {
+                return;
+            }
+        }
+    });
+    receiver
 }
 
 /// The engine's state between commands.
@@ -36,27 +84,42 @@ struct Engine {
     game: Othello,
     searcher: Option<SearchAgent<Othello>>,
     rng: crate::rng::GameRng,
+    /// Longest think per search.
+    move_time: Duration,
 }
 
-/// Answers NBoard commands from `input` on `out` until the input ends.
-pub fn serve(spec: &str, input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<()> {
+/// Answers NBoard commands from `input` on `out` until the input ends; searches think
+/// at most `move_time`.
+pub fn serve(
+    spec: &str,
+    move_time: Duration,
+    input: impl BufRead + Send + 'static,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     let start = Othello::start();
     let spec: AgentSpec = spec.parse()?;
     let mut engine = Engine {
         searcher: spec.searcher(&start)?,
         game: start,
         rng: rng_for(1, &[]),
+        move_time,
     };
-    let mut line = String::new();
+    let lines = spawn_reader(input);
+    // Lines that arrived during a search, answered after it.
+    let mut waiting: VecDeque<Input> = VecDeque::new();
     loop {
-        match read_text_line(input, &mut line)? {
-            LineRead::End => return Ok(()),
-            LineRead::NotText => {
+        let next = match waiting.pop_front() {
+            Some(next) => next,
+            None => lines.recv().unwrap_or(Input::End(Ok(()))),
+        };
+        let line = match next {
+            Input::End(result) => return Ok(result?),
+            Input::NotText => {
                 reply(out, "status ignored a line that is not UTF-8 text")?;
                 continue;
             }
-            LineRead::Text => {}
-        }
+            Input::Line(line) => line,
+        };
         let (command, rest) = line.trim().split_once(' ').unwrap_or((line.trim(), ""));
         match command {
             "nboard" => reply(out, "set myname evoboard")?,
@@ -65,14 +128,23 @@ pub fn serve(spec: &str, input: &mut impl BufRead, out: &mut impl Write) -> anyh
             "go" => {
                 reply(out, "status thinking")?;
                 let clock = Instant::now();
-                let (mv, eval) = engine.choose();
-                let seconds = clock.elapsed().as_secs_f64();
-                reply(out, &format!("=== {}/{eval:.2}/{seconds:.2}", notation(mv)))?;
+                let move_time = engine.move_time;
+                let chosen = while_reading(&lines, &mut waiting, move_time, |limits| {
+                    engine.choose(limits)
+                });
+                if let Some((mv, eval)) = chosen {
+                    let seconds = clock.elapsed().as_secs_f64();
+                    reply(out, &format!("=== {}/{eval:.2}/{seconds:.2}", notation(mv)))?;
+                }
                 reply(out, "status")?;
             }
             "hint" => {
                 let wanted: usize = rest.trim().parse().unwrap_or(1);
-                for (mv, eval, depth) in engine.hints(wanted) {
+                let move_time = engine.move_time;
+                let hints = while_reading(&lines, &mut waiting, move_time, |limits| {
+                    engine.hints(limits)
+                });
+                for (mv, eval, depth) in hints.into_iter().flatten().take(wanted) {
                     reply(out, &format!("search {} {eval:.2} 0 {depth}", notation(mv)))?;
                 }
             }
@@ -111,6 +183,42 @@ pub fn serve(spec: &str, input: &mut impl BufRead, out: &mut impl Write) -> anyh
     }
 }
 
+/// Runs `think` on a thread of its own, with limits it must keep to, while reading `lines`:
+/// a `ping` stops it (`None`: the GUI no longer wants the answer); every line read is kept
+/// in `waiting`, to be answered after.
+fn while_reading<T: Send>(
+    lines: &Receiver<Input>,
+    waiting: &mut VecDeque<Input>,
+    move_time: Duration,
+    think: impl FnOnce(Limits<'_>) -> T + Send,
+) -> Option<T> {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let thinker = scope.spawn(|| {
+            think(Limits {
+                deadline: Instant::now() + move_time,
+                stop: &stop,
+            })
+        });
+        while !thinker.is_finished() {
+            match lines.recv_timeout(Duration::from_millis(2)) {
+                Ok(input) => {
+                    if matches!(&input, Input::Line(line) if line.trim_start().starts_with("ping"))
+                    {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    waiting.push_back(input);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                // The input has ended: the search finishes on its own.
+                Err(RecvTimeoutError::Disconnected) => std::thread::sleep(Duration::from_millis(2)),
+            }
+        }
+        let result = thinker.join().expect("the search thread does not panic");
+        (!stop.load(Ordering::Relaxed)).then_some(result)
+    })
+}
+
 fn reply(out: &mut impl Write, text: &str) -> std::io::Result<()> {
     writeln!(out, "{text}")?;
     out.flush()
@@ -135,11 +243,12 @@ fn in_discs(value: f32) -> f32 {
 }
 
 impl Engine {
-    /// The engine's move and its evaluation for the side to move (0 for non-searching agents).
-    fn choose(&mut self) -> (Move, f32) {
+    /// The engine's move and its evaluation for the side to move (0 for non-searching
+    /// agents), from the deepest search finished within `limits`.
+    fn choose(&mut self, limits: Limits<'_>) -> (Move, f32) {
         match &self.searcher {
             Some(searcher) => {
-                let result = searcher.search(&self.game);
+                let (result, _) = searcher.search_within(&self.game, limits);
                 (result.best.unwrap_or(Move::PASS), in_discs(result.value))
             }
             None => {
@@ -156,15 +265,24 @@ impl Engine {
         }
     }
 
-    /// Up to `wanted` moves with their values and the depth searched, best first.
-    fn hints(&self, wanted: usize) -> Vec<(Move, f32, u32)> {
+    /// Every move with its value and the depth searched, best first: the deepest values
+    /// finished within `limits` (depth 1 always is).
+    fn hints(&self, limits: Limits<'_>) -> Vec<(Move, f32, u32)> {
         let Some(searcher) = &self.searcher else {
             return Vec::new();
         };
-        move_values(&self.game, searcher.depth, searcher.evaluator.as_ref())
+        let evaluator = searcher.evaluator.as_ref();
+        let mut deepest = Vec::new();
+        for depth in 1..=searcher.depth {
+            let bound = (depth > 1).then_some(limits);
+            match move_values_within(&self.game, depth, evaluator, bound) {
+                Some(values) => deepest = values.into_iter().map(|(m, v)| (m, v, depth)).collect(),
+                None => break,
+            }
+        }
+        deepest
             .into_iter()
-            .take(wanted)
-            .map(|(mv, value)| (mv, in_discs(value), searcher.depth))
+            .map(|(mv, value, depth)| (mv, in_discs(value), depth))
             .collect()
     }
 }

@@ -15,7 +15,10 @@ mod negamax;
 mod ordering;
 pub mod solve;
 
-pub use negamax::{Pruning, SearchResult, move_values, plain_negamax, search, search_pruned};
+pub use negamax::{
+    Limits, Pruning, SearchResult, move_values, move_values_within, plain_negamax, search,
+    search_pruned, search_within,
+};
 
 use crate::eval::{Evaluator, HEURISTIC_BOUND};
 use crate::games::{Game, MoveList, Player};

@@ -1,5 +1,8 @@
 //! The alpha-beta search itself, plus a plain negamax used as its reference in tests.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
 use crate::eval::Evaluator;
 use crate::games::{Game, MoveList, Player};
 
@@ -53,12 +56,58 @@ pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
     evaluator: &E,
     pruning: Option<Pruning<'_, G>>,
 ) -> SearchResult<G::Move> {
-    let mut searcher = AlphaBeta {
-        evaluator,
-        pruning,
-        root: game.to_move(),
-        nodes: 1,
-    };
+    let mut searcher = AlphaBeta::new(evaluator, pruning, game.to_move(), None);
+    searcher.nodes = 1;
+    root_search(&mut searcher, game, depth, None)
+}
+
+/// When a timed search must stop: at `deadline`, or as soon as `stop` is raised (by
+/// another thread: a GUI that wants the engine back).
+#[derive(Clone, Copy)]
+pub struct Limits<'s> {
+    pub deadline: Instant,
+    pub stop: &'s AtomicBool,
+}
+
+/// Nodes searched between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+
+/// Iterative deepening to at most `max_depth` (at least 1) within `limits`: depths 1, 2, … each
+/// searched in full with the previous depth's best move first, until the next would not
+/// finish in time. Returns the deepest finished search and its depth; depth 1 is always
+/// finished, so there is always a move. A search stopped mid-iteration is discarded, so
+/// the value is exactly [`search_pruned`]'s at the depth reached (among equal moves the
+/// choice may differ: the previous best is tried first).
+pub fn search_within<G: Game, E: Evaluator<G> + ?Sized>(
+    game: &G,
+    max_depth: u32,
+    evaluator: &E,
+    pruning: Option<Pruning<'_, G>>,
+    limits: Limits<'_>,
+) -> (SearchResult<G::Move>, u32) {
+    let mut done = (search_pruned(game, 1, evaluator, pruning), 1);
+    let mut nodes = done.0.nodes;
+    for depth in 2..=max_depth {
+        let mut searcher = AlphaBeta::new(evaluator, pruning, game.to_move(), Some(limits));
+        let result = root_search(&mut searcher, game, depth, done.0.best);
+        nodes += searcher.nodes;
+        if searcher.stopped {
+            break;
+        }
+        done = (result, depth);
+    }
+    done.0.nodes = nodes;
+    done
+}
+
+/// The root of an alpha-beta search of `depth` plies, with `first` (a move found by a
+/// shallower search) tried before the others.
+fn root_search<G: Game, E: Evaluator<G> + ?Sized>(
+    searcher: &mut AlphaBeta<'_, G, E>,
+    game: &G,
+    depth: u32,
+    first: Option<G::Move>,
+) -> SearchResult<G::Move> {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     if moves.is_empty() || depth == 0 {
@@ -80,10 +129,16 @@ pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
         };
     }
     searcher.select(game, &mut moves, depth);
+    if let Some(index) = first.and_then(|mv| moves.iter().position(|&m| m == mv)) {
+        moves[..=index].rotate_right(1);
+    }
     let mut alpha = f32::NEG_INFINITY;
     let mut best = None;
     for &mv in &moves {
         let value = searcher.child_value(game, mv, depth, alpha, f32::INFINITY);
+        if searcher.stopped {
+            break;
+        }
         if best.is_none() || value > alpha {
             alpha = value;
             best = Some(mv);
@@ -102,9 +157,54 @@ struct AlphaBeta<'e, G, E: ?Sized> {
     /// The player the search chooses for: simultaneous decisions are seen by them.
     root: Player,
     nodes: u64,
+    limits: Option<Limits<'e>>,
+    /// The node count at which the limits are looked at next.
+    next_check: u64,
+    /// Set once the limits are reached: every value from then on is meaningless.
+    stopped: bool,
 }
 
-impl<G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'_, G, E> {
+impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
+    fn new(
+        evaluator: &'e E,
+        pruning: Option<Pruning<'e, G>>,
+        root: Player,
+        limits: Option<Limits<'e>>,
+    ) -> Self {
+        AlphaBeta {
+            evaluator,
+            pruning,
+            root,
+            nodes: 0,
+            limits,
+            next_check: 0,
+            stopped: false,
+        }
+    }
+
+    /// Whether the search must stop now: the limits are looked at, out of the hot path,
+    /// at interior nodes once [`CHECK_EVERY`] more nodes have been searched.
+    #[inline(always)]
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes >= self.next_check {
+            self.look_at_limits();
+        }
+        self.stopped
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn look_at_limits(&mut self) {
+        match self.limits {
+            Some(limits) => {
+                self.next_check = self.nodes + CHECK_EVERY;
+                self.stopped |=
+                    limits.stop.load(Ordering::Relaxed) || Instant::now() >= limits.deadline;
+            }
+            None => self.next_check = u64::MAX,
+        }
+    }
+
     /// Orders `moves` best first (deep enough for it to pay) and applies forward pruning.
     fn select(&self, game: &G, moves: &mut MoveList<G::Move>, depth: u32) {
         match self.pruning {
@@ -156,6 +256,9 @@ impl<G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'_, G, E> {
         self.nodes += 1;
         if depth == 0 {
             return self.static_value(game, game.count_moves() > 0);
+        }
+        if self.out_of_time() {
+            return 0.0;
         }
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
@@ -243,15 +346,20 @@ pub fn move_values<G: Game, E: Evaluator<G> + ?Sized>(
     depth: u32,
     evaluator: &E,
 ) -> Vec<(G::Move, f32)> {
+    move_values_within(game, depth, evaluator, None).expect("an unlimited search finishes")
+}
+
+/// [`move_values`] within `limits`: `None` when they stop it before every move is valued.
+pub fn move_values_within<G: Game, E: Evaluator<G> + ?Sized>(
+    game: &G,
+    depth: u32,
+    evaluator: &E,
+    limits: Option<Limits<'_>>,
+) -> Option<Vec<(G::Move, f32)>> {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     let mover = game.to_move();
-    let mut searcher = AlphaBeta {
-        evaluator,
-        pruning: None,
-        root: mover,
-        nodes: 0,
-    };
+    let mut searcher = AlphaBeta::new(evaluator, None, mover, limits);
     let depth = depth.saturating_sub(1);
     let mut values: Vec<(G::Move, f32)> = if game.simultaneous() {
         part_values(game, &moves, |child| {
@@ -268,6 +376,9 @@ pub fn move_values<G: Game, E: Evaluator<G> + ?Sized>(
             })
             .collect()
     };
+    if searcher.stopped {
+        return None;
+    }
     values.sort_by(|a, b| b.1.total_cmp(&a.1));
-    values
+    Some(values)
 }
