@@ -58,6 +58,62 @@ fn specs_parse_into_the_documented_kinds() {
 }
 
 #[test]
+fn deep_searches_need_a_time_limit_and_keep_to_it() {
+    // Beyond 12 plies a fixed-depth search can take hours a move: refused, with advice.
+    for deep in [
+        "heuristic:13",
+        "wpc:30",
+        "minimax:20:mobility",
+        "champion:x.evo:30",
+    ] {
+        let error = deep.parse::<AgentSpec>().unwrap_err().to_string();
+        assert!(error.contains("add a time limit (~SECONDS"), "{error}");
+    }
+    for bad in [
+        "heuristic:30~",
+        "heuristic:30~0",
+        "heuristic:30~-1",
+        "heuristic:4~soon",
+    ] {
+        assert!(bad.parse::<AgentSpec>().is_err(), "accepted {bad:?}");
+    }
+    let timed: AgentSpec = "heuristic:30~0.05@0.1".parse().unwrap();
+    assert_eq!(timed.move_time, Some(0.05));
+    assert_eq!(timed.epsilon, Some(0.1));
+    assert_eq!(timed.to_string(), "heuristic:30~0.05@0.1");
+    // A 30-ply search at most 0.05 s a move: a whole game from the start in seconds.
+    let clock = std::time::Instant::now();
+    let records = play_series(
+        &Othello::start(),
+        build("heuristic:30~0.05").as_ref(),
+        build("random").as_ref(),
+        SeriesConfig {
+            games: 2,
+            opening_plies: 0,
+            seed: 3,
+        },
+        &|| {},
+    )
+    .unwrap();
+    assert!(
+        clock.elapsed().as_secs_f64() < 20.0,
+        "{:?}",
+        clock.elapsed()
+    );
+    // The timed searcher is the first seat in game 0, the second in game 1.
+    let seats = [evoboard::Player::First, evoboard::Player::Second];
+    for (record, seat) in records.iter().zip(seats) {
+        assert_eq!(
+            record.outcome.sign_for(seat),
+            1,
+            "a deep search loses to random"
+        );
+    }
+    let name = build("heuristic:30~0.05").name();
+    assert_eq!(name, "heuristic:30~0.05");
+}
+
+#[test]
 fn openings_are_distinct_unfinished_and_reproducible() {
     let start = Othello::start();
     let a = random_openings(&start, 50, 6, 11).unwrap();

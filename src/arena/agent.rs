@@ -6,7 +6,12 @@ use rand::RngExt;
 use crate::eval::SharedEvaluator;
 use crate::games::{Game, MoveList};
 use crate::rng::GameRng;
-use crate::search::{Limits, Pruning, SearchResult, search_pruned, search_within};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::search::{
+    Limits, Pruning, SearchResult, move_values, move_values_within, search_pruned, search_within,
+};
 
 /// A player of game `G`.
 pub trait Agent<G: Game>: Send + Sync {
@@ -55,14 +60,21 @@ impl<G: Game> Agent<G> for FirstMoveAgent {
 }
 
 /// Negamax with alpha-beta to a fixed depth over a shared evaluator, optionally searching
-/// only the moves a second evaluator ranks best (forward pruning, seed 000's NMM).
+/// only the moves a second evaluator ranks best (forward pruning, seed 000's NMM), and
+/// optionally within a time limit per move.
 pub struct SearchAgent<G: Game> {
     pub depth: u32,
     pub evaluator: SharedEvaluator<G>,
     pub label: String,
     /// The ranker and how many of its best moves are searched at each node.
     pub pruning: Option<(SharedEvaluator<G>, usize)>,
+    /// At most this long a move: iterative deepening up to `depth`, answering from the
+    /// deepest search finished in time (then the play depends on the machine's speed).
+    pub move_time: Option<Duration>,
 }
+
+/// The stop flag of searches that only a clock stops.
+static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 
 impl<G: Game> SearchAgent<G> {
     /// A full-width search.
@@ -72,7 +84,34 @@ impl<G: Game> SearchAgent<G> {
             evaluator,
             label,
             pruning: None,
+            move_time: None,
         }
+    }
+
+    /// The limits of one move's search starting now, if the agent has a time limit.
+    fn limits_from_now(&self) -> Option<Limits<'static>> {
+        self.move_time.map(|time| Limits {
+            deadline: Instant::now() + time,
+            stop: &NEVER_STOPPED,
+        })
+    }
+
+    /// Every legal move of `game` with its value, best first, and the depth searched:
+    /// the agent's depth, or within `limits` (or the agent's own time limit) the deepest
+    /// values finished in time (depth 1 always is).
+    pub fn move_values(&self, game: &G, limits: Option<Limits<'_>>) -> (Vec<(G::Move, f32)>, u32) {
+        let evaluator = self.evaluator.as_ref();
+        let Some(limits) = limits.or_else(|| self.limits_from_now()) else {
+            return (move_values(game, self.depth, evaluator), self.depth);
+        };
+        let mut deepest = (move_values(game, 1, evaluator), 1);
+        for depth in 2..=self.depth {
+            match move_values_within(game, depth, evaluator, Some(limits)) {
+                Some(values) => deepest = (values, depth),
+                None => break,
+            }
+        }
+        deepest
     }
 
     /// Searches `game` as this agent does, returning the move, value and nodes.
@@ -107,7 +146,11 @@ impl<G: Game> SearchAgent<G> {
 
 impl<G: Game> Agent<G> for SearchAgent<G> {
     fn choose(&self, game: &G, _rng: &mut GameRng) -> G::Move {
-        self.search(game)
+        let result = match self.limits_from_now() {
+            Some(limits) => self.search_within(game, limits).0,
+            None => self.search(game),
+        };
+        result
             .best
             .expect("search returns a move while the game is not over")
     }

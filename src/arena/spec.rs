@@ -1,7 +1,8 @@
 //! Agent spec strings, parsed in one place for every command:
 //! `random`, `first`, `heuristic:DEPTH`, `wpc:DEPTH`, `minimax:DEPTH:EVAL`,
-//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, each with an optional `@EPS` suffix
-//! (play a random move with probability EPS, e.g. `wpc:1@0.1`).
+//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, each with an optional `~SECONDS`
+//! suffix (at most that long a move: iterative deepening up to DEPTH) and an optional
+//! `@EPS` suffix (play a random move with probability EPS, e.g. `wpc:1@0.1`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -18,6 +19,10 @@ use crate::persist::PersistError;
 /// Deepest search a spec may ask for: a guard against typos. (Full-width search grows
 /// exponentially; beyond about 10 plies a single move can take minutes or more.)
 pub const MAX_DEPTH: u32 = 30;
+
+/// Deepest fixed-depth search a spec may ask for without a time limit: deeper ones can take
+/// hours a move (Othello's `heuristic:12` already takes seconds), so they need `~SECONDS`.
+pub const UNTIMED_DEPTH: u32 = 12;
 
 /// Search depths of the difficulty levels (seed 001 names them; the depths are ours):
 /// `normal` = `heuristic:2`, `expert` = `heuristic:4`, `impossible` = `heuristic:8`
@@ -76,6 +81,8 @@ pub enum AgentKind {
 pub struct AgentSpec {
     pub kind: AgentKind,
     pub epsilon: Option<f64>,
+    /// At most this many seconds a move (the `~SECONDS` suffix).
+    pub move_time: Option<f64>,
     text: String,
     /// The spec without its @EPS suffix.
     body: String,
@@ -107,6 +114,42 @@ impl FromStr for AgentSpec {
                 (body, Some(eps))
             }
         };
+        let (searched, move_time) = match body.rsplit_once('~') {
+            None => (body, None),
+            Some((searched, seconds)) => {
+                let seconds = seconds
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| *s > 0.0 && *s <= 86_400.0)
+                    .ok_or_else(|| {
+                        malformed("the ~SECONDS suffix must be a number of seconds in (0, 86400]")
+                    })?;
+                (searched, Some(seconds))
+            }
+        };
+        let spec = |kind: AgentKind| -> Result<AgentSpec, SpecError> {
+            let deepest = match &kind {
+                AgentKind::Minimax { depth, .. } | AgentKind::Nmm { depth, .. } => Some(*depth),
+                AgentKind::Champion { depth, .. } => *depth,
+                AgentKind::Random | AgentKind::First => None,
+            };
+            if let Some(depth) = deepest.filter(|&d| d > UNTIMED_DEPTH)
+                && move_time.is_none()
+            {
+                return Err(malformed(&format!(
+                    "a {depth}-ply search can take hours a move: add a time limit \
+                     (~SECONDS, e.g. ~5 for at most 5 s a move) or search at most \
+                     {UNTIMED_DEPTH} plies"
+                )));
+            }
+            Ok(AgentSpec {
+                kind,
+                epsilon,
+                move_time,
+                text: text.to_string(),
+                body: body.to_string(),
+            })
+        };
         let depth = |s: &str| -> Result<u32, SpecError> {
             match s.parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(d),
@@ -115,7 +158,7 @@ impl FromStr for AgentSpec {
                 ))),
             }
         };
-        if let Some(rest) = body.strip_prefix("champion:") {
+        if let Some(rest) = searched.strip_prefix("champion:") {
             // The path may itself contain ':', so only a numeric last field is a depth.
             let (path, depth) = match rest.rsplit_once(':') {
                 Some((path, d)) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => {
@@ -126,17 +169,12 @@ impl FromStr for AgentSpec {
             if path.is_empty() {
                 return Err(malformed("champion:PATH needs a file path"));
             }
-            return Ok(AgentSpec {
-                kind: AgentKind::Champion {
-                    path: PathBuf::from(path),
-                    depth,
-                },
-                epsilon,
-                text: text.to_string(),
-                body: body.to_string(),
+            return spec(AgentKind::Champion {
+                path: PathBuf::from(path),
+                depth,
             });
         }
-        if let Some(rest) = body.strip_prefix("nmm:") {
+        if let Some(rest) = searched.strip_prefix("nmm:") {
             let mut fields = rest.splitn(3, ':');
             let (d, width, path) = (fields.next(), fields.next(), fields.next());
             let width = width
@@ -148,18 +186,13 @@ impl FromStr for AgentSpec {
                     "expected nmm:DEPTH:WIDTH:PATH (WIDTH ≥ 1 moves kept per node)",
                 ));
             };
-            return Ok(AgentSpec {
-                kind: AgentKind::Nmm {
-                    depth: depth(d)?,
-                    width,
-                    path: PathBuf::from(path),
-                },
-                epsilon,
-                text: text.to_string(),
-                body: body.to_string(),
+            return spec(AgentKind::Nmm {
+                depth: depth(d)?,
+                width,
+                path: PathBuf::from(path),
             });
         }
-        let parts: Vec<&str> = body.splitn(3, ':').collect();
+        let parts: Vec<&str> = searched.splitn(3, ':').collect();
         let minimax = |depth, evaluator: &str| AgentKind::Minimax {
             depth,
             evaluator: evaluator.to_string(),
@@ -177,16 +210,11 @@ impl FromStr for AgentSpec {
                 return Err(malformed(
                     "expected random, first, normal, expert, impossible, heuristic:DEPTH, \
                      wpc:DEPTH, minimax:DEPTH:EVAL, champion:PATH[:DEPTH] or \
-                     nmm:DEPTH:WIDTH:PATH, optionally followed by @EPS",
+                     nmm:DEPTH:WIDTH:PATH, optionally followed by ~SECONDS and @EPS",
                 ));
             }
         };
-        Ok(AgentSpec {
-            kind,
-            epsilon,
-            text: text.to_string(),
-            body: body.to_string(),
-        })
+        spec(kind)
     }
 }
 
@@ -234,6 +262,7 @@ impl AgentSpec {
             }
         };
         spec.epsilon = Some(epsilon);
+        spec.move_time = None;
         spec.text = format!("{}@{epsilon}", spec.body);
         Ok(spec)
     }
@@ -253,7 +282,8 @@ impl AgentSpec {
             })
         };
         let label = self.body.clone();
-        Ok(Some(match &self.kind {
+        let move_time = self.move_time.map(std::time::Duration::from_secs_f64);
+        let agent = match &self.kind {
             AgentKind::Random | AgentKind::First => return Ok(None),
             AgentKind::Minimax {
                 depth,
@@ -275,7 +305,8 @@ impl AgentSpec {
                     ..SearchAgent::new(*depth, evaluator("stores")?, label)
                 }
             }
-        }))
+        };
+        Ok(Some(SearchAgent { move_time, ..agent }))
     }
 
     fn load_champion<G: NamedEvaluators>(

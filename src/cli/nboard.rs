@@ -25,7 +25,7 @@ use crate::cli::{LineRead, read_text_line};
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, Player};
 use crate::rng::rng_for;
-use crate::search::{Limits, WIN_VALUE, move_values_within};
+use crate::search::{Limits, WIN_VALUE};
 
 #[derive(Debug, Args)]
 pub struct NboardArgs {
@@ -271,18 +271,10 @@ impl Engine {
         let Some(searcher) = &self.searcher else {
             return Vec::new();
         };
-        let evaluator = searcher.evaluator.as_ref();
-        let mut deepest = Vec::new();
-        for depth in 1..=searcher.depth {
-            let bound = (depth > 1).then_some(limits);
-            match move_values_within(&self.game, depth, evaluator, bound) {
-                Some(values) => deepest = values.into_iter().map(|(m, v)| (m, v, depth)).collect(),
-                None => break,
-            }
-        }
-        deepest
+        let (values, depth) = searcher.move_values(&self.game, Some(limits));
+        values
             .into_iter()
-            .map(|(mv, value, depth)| (mv, in_discs(value), depth))
+            .map(|(mv, value)| (mv, in_discs(value), depth))
             .collect()
     }
 }

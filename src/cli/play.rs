@@ -15,7 +15,6 @@ use crate::cli::{
 use crate::eval::NamedEvaluators;
 use crate::games::{Game, GameError, MoveList, Outcome, Player};
 use crate::rng::rng_for;
-use crate::search::move_values;
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -160,7 +159,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
 
     fn hint(&mut self, game: &G, player: Player) -> std::io::Result<()> {
         let engine = self.hint_engine;
-        let values = move_values(game, engine.depth, engine.evaluator.as_ref());
+        let (values, _) = engine.move_values(game, None);
         let table: Vec<String> = values
             .iter()
             // `+ 0.0` turns a negative zero into zero.
