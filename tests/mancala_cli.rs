@@ -139,7 +139,7 @@ fn gifford_ranks_all_63_players_and_the_solver_answers() {
     let dir = temp_dir("gifford");
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("g.csv");
-    stdout_of(&[
+    let printed = stdout_of(&[
         "gifford",
         "--depth",
         "1",
@@ -148,6 +148,16 @@ fn gifford_ranks_all_63_players_and_the_solver_answers() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
+    // The ranked table is printed whether or not it is also written as CSV.
+    assert!(
+        printed.starts_with("63 players ranked by win %"),
+        "{printed}"
+    );
+    let ranks = printed
+        .lines()
+        .filter(|l| l.contains("minimax:1:h"))
+        .count();
+    assert_eq!(ranks, 63, "{printed}");
     let table = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<&str> = table.lines().skip(1).collect();
     assert_eq!(rows.len(), 63);

@@ -33,7 +33,7 @@ pub struct GiffordArgs {
     /// Worker threads (0 = one per core). Results do not depend on it.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
     threads: u16,
-    /// Write the ranked table here as CSV (default: print it).
+    /// Also write the ranked table, with every statistic of seed 002, here as CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
 }
@@ -92,25 +92,30 @@ pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
             summary_fields(summary)
         ));
     }
-    match &args.csv {
-        Some(path) => {
-            write_output(path, text.as_bytes())?;
-            println!(
-                "{} players ranked by win % against random; best:",
-                rows.len()
-            );
-            for (mask, s) in rows.iter().take(5) {
-                println!(
-                    "  {:<28} {:>6.1}% (first {:.1}%, second {:.1}%)",
-                    spec_for(*mask, args.depth),
-                    100.0 * s.win_rate,
-                    100.0 * s.win_rate_first,
-                    100.0 * s.win_rate_second
-                );
-            }
-            println!("table written to {}", path.display());
-        }
-        None => print!("{text}"),
+    println!(
+        "{} players ranked by win % against random (look-ahead {}, {} games each):",
+        rows.len(),
+        args.depth,
+        2 * args.games
+    );
+    println!(
+        "{:>4}  {:<28} {:>6} {:>6} {:>6} {:>7}",
+        "rank", "player", "win%", "1st%", "2nd%", "margin"
+    );
+    for (rank, (mask, s)) in rows.iter().enumerate() {
+        println!(
+            "{:>4}  {:<28} {:>6.1} {:>6.1} {:>6.1} {:>+7.2}",
+            rank + 1,
+            spec_for(*mask, args.depth),
+            100.0 * s.win_rate,
+            100.0 * s.win_rate_first,
+            100.0 * s.win_rate_second,
+            s.avg_margin
+        );
+    }
+    if let Some(path) = &args.csv {
+        write_output(path, text.as_bytes())?;
+        println!("CSV table written to {}", path.display());
     }
     Ok(())
 }

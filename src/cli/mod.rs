@@ -111,8 +111,8 @@ pub(crate) use with_game;
 /// How the games of a series are set up: shared by `benchmark` and `tournament`.
 #[derive(Debug, clap::Args)]
 pub struct SeriesArgs {
-    /// Games per series (in a tournament, per pair of agents): an even number, as each
-    /// opening is played with both colours.
+    /// Games of each series between two agents: an even number, as each opening is
+    /// played with both colours.
     #[arg(long, default_value_t = 100, value_parser = even_games)]
     pub games: u32,
     /// Random plies from the start position that make each opening (0: every game from the
