@@ -37,7 +37,8 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             // One line, even when the offending input itself contains line breaks.
-            let message: String = format!("{error:#}")
+            let message: String = error
+                .to_string()
                 .chars()
                 .flat_map(|c| {
                     let escaped: Vec<char> = if c.is_control() {
@@ -49,7 +50,7 @@ fn main() -> ExitCode {
                 })
                 .collect();
             eprintln!("error: {message}");
-            ExitCode::from(evoboard::cli::exit_code(&error))
+            ExitCode::from(error.exit_code())
         }
     }
 }

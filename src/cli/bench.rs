@@ -3,6 +3,7 @@
 //! one paper-sized league generation on 1 and 2 threads, and the learning throughput of
 //! the TD preset's network (games per second per thread).
 
+use crate::cli::CliResult;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -44,11 +45,11 @@ pub struct BenchArgs {
     learning_games: u32,
 }
 
-pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+pub fn run(args: &BenchArgs) -> CliResult {
     with_game!(args.game, |start| measure(start, args))
 }
 
-fn measure<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> anyhow::Result<()> {
+fn measure<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult {
     let clock = Instant::now();
     let leaves = start.perft_fast(args.perft_depth);
     let seconds = clock.elapsed().as_secs_f64();
@@ -84,7 +85,7 @@ fn measure<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> anyhow::Re
 /// TD learning throughput: `games` self-play learning games of the TD preset's default
 /// network (from a blank network, so the games are those of early learning), on 1 and on
 /// 2 threads, in games per second per thread.
-fn measure_learning<G: NamedEvaluators>(start: &G, games: u32) -> anyhow::Result<()> {
+fn measure_learning<G: NamedEvaluators>(start: &G, games: u32) -> CliResult {
     let config = EvolveConfig::for_game(Preset::Td, start);
     let architecture = architecture_for(start, &config)?;
     let settings = TdSettings {
@@ -116,7 +117,7 @@ fn measure_learning<G: NamedEvaluators>(start: &G, games: u32) -> anyhow::Result
 
 /// Seed 004's generation: 20 Nguyen-Widrow networks (64-42-1 for Othello), a full league
 /// of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
-fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> anyhow::Result<()> {
+fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult {
     let config = EvolveConfig::for_game(Preset::Paper, start);
     let mut layers = vec![start.input_len()];
     layers.extend(&config.hidden);

@@ -3,6 +3,7 @@
 //! evaluator the way the CEC 2006 Othello League did. Also the table, JSON and progress
 //! helpers that `panel` shares.
 
+use crate::cli::CliResult;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -111,7 +112,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn from_args(args: &BenchmarkArgs) -> anyhow::Result<Plan> {
+    fn from_args(args: &BenchmarkArgs) -> CliResult<Plan> {
         let player = args.player.parse::<AgentSpec>()?;
         match args.protocol {
             Protocol::Standard => Ok(Plan {
@@ -129,7 +130,7 @@ impl Plan {
     }
 
     /// The League's fixed setup; the flags it fixes are refused rather than ignored.
-    fn league(args: &BenchmarkArgs, player: &AgentSpec) -> anyhow::Result<Plan> {
+    fn league(args: &BenchmarkArgs, player: &AgentSpec) -> CliResult<Plan> {
         let refuse = |message: &str| Err(BadInput(format!("--protocol league: {message}")).into());
         if args.game != GameName::Othello {
             return refuse("the Othello League measure is defined for --game othello only");
@@ -163,13 +164,13 @@ impl Plan {
     }
 }
 
-pub fn run(args: &BenchmarkArgs) -> anyhow::Result<()> {
+pub fn run(args: &BenchmarkArgs) -> CliResult {
     let plan = Plan::from_args(args)?;
     configure_threads(usize::from(args.series.threads))?;
     with_game!(args.game, |start| run_series(start, &plan, args.json))
 }
 
-fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> anyhow::Result<()> {
+fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> CliResult {
     let player = plan.player.build(&start)?;
     let opponent = plan.opponent.build(&start)?;
     let progress = games_progress(plan.config.games as u64)?;
@@ -258,7 +259,7 @@ fn print_table(game: &str, plan: &Plan, stats: &SeriesStats) {
 }
 
 /// A progress bar (on stderr) over `games` games; its prefix says who is playing.
-pub(super) fn games_progress(games: u64) -> anyhow::Result<ProgressBar> {
+pub(super) fn games_progress(games: u64) -> CliResult<ProgressBar> {
     Ok(ProgressBar::new(games).with_style(
         ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")?
             .progress_chars("=> "),

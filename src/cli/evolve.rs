@@ -1,5 +1,6 @@
 //! `evoboard evolve`: run (or resume) neuroevolution and write the run directory.
 
+use crate::cli::CliResult;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -170,7 +171,7 @@ fn open_run<G: NamedEvaluators>(
     args: &EvolveArgs,
     config: EvolveConfig,
     out: &std::path::Path,
-) -> anyhow::Result<Evolution<G>> {
+) -> CliResult<Evolution<G>> {
     if !args.resume {
         return Ok(Evolution::create(start, config, out)?);
     }
@@ -350,7 +351,7 @@ impl EvolveArgs {
     }
 }
 
-pub fn run(args: &EvolveArgs) -> anyhow::Result<()> {
+pub fn run(args: &EvolveArgs) -> CliResult {
     configure_threads(usize::from(args.threads))?;
     let game = match (args.game, &args.out) {
         (Some(game), _) => game,
@@ -369,7 +370,7 @@ pub fn run(args: &EvolveArgs) -> anyhow::Result<()> {
     with_game!(game, |start| evolve(start, args))
 }
 
-fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> anyhow::Result<()> {
+fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
     let game = start.name();
     let config = args.config(&start);
     let out = args.out.clone().unwrap_or_else(|| {

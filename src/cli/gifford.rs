@@ -2,6 +2,7 @@
 //! heuristics H1–H6 (63 players, equal weights) at one look-ahead against `random`, half
 //! the games first and half second — ranked by win %, as CSV.
 
+use crate::cli::CliResult;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -47,7 +48,7 @@ fn spec_for(mask: u32, depth: u32) -> String {
     format!("minimax:{depth}:{}", names.join("+"))
 }
 
-pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
+pub fn run(args: &GiffordArgs) -> CliResult {
     if !(1..=MAX_DEPTH).contains(&args.depth) {
         return Err(BadInput(format!("--depth must be 1 to {MAX_DEPTH}")).into());
     }
@@ -73,7 +74,7 @@ pub fn run(args: &GiffordArgs) -> anyhow::Result<()> {
             })?;
             Ok((mask, series_summary(spec, &records)))
         })
-        .collect::<anyhow::Result<_>>()?;
+        .collect::<CliResult<_>>()?;
     progress.finish_and_clear();
     rows.sort_by(|a, b| {
         b.1.win_rate

@@ -24,6 +24,7 @@ use crate::games::GameError;
 use crate::nn::TopologyError;
 use crate::persist::PersistError;
 use crate::report::plot::PlotError;
+use crate::search::solve::TableFull;
 
 /// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
 #[derive(Debug, Parser)]
@@ -147,7 +148,7 @@ fn even_games(text: &str) -> Result<u32, String> {
 pub struct BadInput(pub String);
 
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+pub fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Show(args) => show::run(&args),
@@ -165,27 +166,79 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// 2 when the error (or any cause in its chain) is bad input, else 1.
-pub fn exit_code(error: &anyhow::Error) -> u8 {
-    let bad_input = error.chain().any(|cause| {
-        cause.is::<BadInput>()
-            || cause.is::<GameError>()
-            || cause.is::<SpecError>()
-            || cause.is::<EvaluatorError>()
-            || cause.is::<OpeningError>()
-            || cause.is::<TopologyError>()
-            || cause
-                .downcast_ref::<PlotError>()
-                .is_some_and(PlotError::is_bad_input)
-            || cause
-                .downcast_ref::<EvolveError>()
-                .is_some_and(EvolveError::is_bad_input)
-            || cause
-                .downcast_ref::<PersistError>()
-                .is_some_and(PersistError::is_bad_input)
-    });
-    if bad_input { 2 } else { 1 }
+/// A command's failure, sorted by who is to blame; the exit code follows from the sort.
+/// Every error type a command can meet is sorted below, and there is no catch-all
+/// conversion: `?` on an error type that has not been sorted does not compile.
+#[derive(Debug)]
+pub enum CliError {
+    /// The user's input was wrong: a position, move, spec, flag value or file (exit 2).
+    Input(Box<dyn std::error::Error + Send + Sync>),
+    /// Anything else: the machine, the file system, a fault of ours (exit 1).
+    Failure(Box<dyn std::error::Error + Send + Sync>),
 }
+
+/// What every command returns.
+pub type CliResult<T = ()> = Result<T, CliError>;
+
+impl CliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Failure(_) => 1,
+        }
+    }
+}
+
+/// The error and each of its causes, joined by ": ".
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (CliError::Input(error) | CliError::Failure(error)) = self;
+        write!(f, "{error}")?;
+        let mut cause = error.source();
+        while let Some(next) = cause {
+            write!(f, ": {next}")?;
+            cause = next.source();
+        }
+        Ok(())
+    }
+}
+
+/// Sorts error types: each listed type converts into the variant named.
+macro_rules! blame {
+    ($variant:ident: $($error:ty),+ $(,)?) => {
+        $(impl From<$error> for CliError {
+            fn from(error: $error) -> CliError {
+                CliError::$variant(Box::new(error))
+            }
+        })+
+    };
+}
+
+blame!(Input: BadInput, GameError, SpecError, EvaluatorError, OpeningError, TopologyError);
+blame!(
+    Failure: std::io::Error,
+    serde_json::Error,
+    indicatif::style::TemplateError,
+    rayon::ThreadPoolBuildError,
+    TableFull,
+);
+
+/// Sorts error types that know themselves whether the input was at fault.
+macro_rules! blame_by_kind {
+    ($($error:ty),+) => {
+        $(impl From<$error> for CliError {
+            fn from(error: $error) -> CliError {
+                if error.is_bad_input() {
+                    CliError::Input(Box::new(error))
+                } else {
+                    CliError::Failure(Box::new(error))
+                }
+            }
+        })+
+    };
+}
+
+blame_by_kind!(PlotError, EvolveError, PersistError);
 
 /// Most games a command plays per series: a guard against typos that would run for days.
 pub const MAX_GAMES: i64 = 1_000_000;
@@ -195,7 +248,7 @@ pub const MAX_GAMES: i64 = 1_000_000;
 pub const MAX_THREADS: i64 = 1024;
 
 /// Sets the number of rayon worker threads (0 keeps rayon's default: one per core).
-pub(crate) fn configure_threads(threads: usize) -> anyhow::Result<()> {
+pub(crate) fn configure_threads(threads: usize) -> CliResult {
     if threads > 0 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -225,9 +278,11 @@ pub(crate) fn check_output_path(path: &std::path::Path, what: &str) -> Result<()
 }
 
 /// Writes an output file atomically, naming it if that fails.
-pub(crate) fn write_output(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
-    crate::persist::write_atomic(path, bytes)
-        .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))
+pub(crate) fn write_output(path: &std::path::Path, bytes: &[u8]) -> CliResult {
+    crate::persist::write_atomic(path, bytes).map_err(|error| {
+        let message = format!("cannot write {}: {error}", path.display());
+        CliError::Failure(message.into())
+    })
 }
 
 /// What reading one line of an interactive session found.

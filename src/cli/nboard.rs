@@ -12,6 +12,7 @@
 //! is read on a thread of its own, so a `ping` that arrives during a search stops it (the
 //! GUI has moved on; the unfinished move is not sent) and is answered at once.
 
+use crate::cli::CliResult;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,7 +46,7 @@ fn move_time(text: &str) -> Result<f64, String> {
     }
 }
 
-pub fn run(args: &NboardArgs) -> anyhow::Result<()> {
+pub fn run(args: &NboardArgs) -> CliResult {
     let input = std::io::BufReader::new(std::io::stdin());
     let move_time = Duration::from_secs_f64(args.move_time);
     serve(&args.player, move_time, input, &mut std::io::stdout())
@@ -95,7 +96,7 @@ pub fn serve(
     move_time: Duration,
     input: impl BufRead + Send + 'static,
     out: &mut impl Write,
-) -> anyhow::Result<()> {
+) -> CliResult {
     let start = Othello::start();
     let spec: AgentSpec = spec.parse()?;
     let mut engine = Engine {

@@ -3,6 +3,7 @@
 //! then the whole heuristic, the game's reference players and `random`: which parts of
 //! the heuristic has an evolved evaluator learned, and which does it still lose to?
 
+use crate::cli::CliResult;
 use clap::Args;
 use serde::Serialize;
 use serde_json::json;
@@ -43,17 +44,13 @@ struct Row {
     record: WinRecord,
 }
 
-pub fn run(args: &PanelArgs) -> anyhow::Result<()> {
+pub fn run(args: &PanelArgs) -> CliResult {
     let player = args.player.parse::<AgentSpec>()?;
     configure_threads(usize::from(args.series.threads))?;
     with_game!(args.game, |start| run_panel(start, args, &player))
 }
 
-fn run_panel<G: NamedEvaluators>(
-    start: G,
-    args: &PanelArgs,
-    player_spec: &AgentSpec,
-) -> anyhow::Result<()> {
+fn run_panel<G: NamedEvaluators>(start: G, args: &PanelArgs, player_spec: &AgentSpec) -> CliResult {
     let player = player_spec.build(&start)?;
     // Every opponent is built before the first game, so a bad one fails at once.
     let opponents = panel_opponents::<G>(args.depth)
@@ -62,7 +59,7 @@ fn run_panel<G: NamedEvaluators>(
             let agent = spec.parse::<AgentSpec>()?.build(&start)?;
             Ok((spec, agent))
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<CliResult<Vec<_>>>()?;
     let config = SeriesConfig {
         games: args.series.games as usize,
         opening_plies: args.series.openings,
@@ -84,7 +81,7 @@ fn play_rows<G: NamedEvaluators>(
     player: &dyn Agent<G>,
     opponents: &[(String, Box<dyn Agent<G>>)],
     config: SeriesConfig,
-) -> anyhow::Result<Vec<Row>> {
+) -> CliResult<Vec<Row>> {
     let progress = games_progress((opponents.len() * config.games) as u64)?;
     let mut rows = Vec::with_capacity(opponents.len());
     for (spec, opponent) in opponents {

@@ -1,5 +1,6 @@
 //! `evoboard perft`: leaf counts of the game tree, the standard move-generator check.
 
+use crate::cli::CliResult;
 use clap::Args;
 
 use crate::cli::{GameName, position_or_start, with_game};
@@ -18,7 +19,7 @@ pub struct PerftArgs {
     position: Option<String>,
 }
 
-pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+pub fn run(args: &PerftArgs) -> CliResult {
     with_game!(args.game, |start| {
         let game = position_or_start(start, args.position.as_deref())?;
         println!("{}", game.perft_fast(args.depth));

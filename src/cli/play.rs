@@ -2,6 +2,7 @@
 //! (every legal move with its search value — seed 003's per-pit "payoff"), undo, and a move
 //! record that `show --moves` replays.
 
+use crate::cli::CliResult;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -52,7 +53,7 @@ enum Seat<G: Game> {
     Engine(Box<dyn Agent<G>>),
 }
 
-pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
+pub fn run(args: &PlayArgs) -> CliResult {
     with_game!(args.game, |start| {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -64,7 +65,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
 const HELP: &str = "commands: a move in the game's notation, `hint` (every legal move with its \
 value, best first), `undo` (back to your previous turn), `board`, `help`, `quit`";
 
-fn seat<G: NamedEvaluators>(spec: &str, start: &G) -> anyhow::Result<Seat<G>> {
+fn seat<G: NamedEvaluators>(spec: &str, start: &G) -> CliResult<Seat<G>> {
     if spec == "human" {
         return Ok(Seat::Human);
     }
@@ -92,7 +93,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
     /// Asks `seat` for `player`'s move in `view` (at a simultaneous decision, the position
     /// as `player` chooses in it: a person then types only their own part, unseen by the
     /// other side). A person's `help`, `board`, `hint` and bad moves are handled here.
-    fn choose(&mut self, seat: &Seat<G>, view: &G, player: Player) -> anyhow::Result<Choice<G>> {
+    fn choose(&mut self, seat: &Seat<G>, view: &G, player: Player) -> CliResult<Choice<G>> {
         let name = view.player_name(player);
         let human = match seat {
             Seat::Engine(agent) => {
@@ -180,7 +181,7 @@ pub fn play<G: NamedEvaluators>(
     args: &PlayArgs,
     input: &mut impl BufRead,
     out: &mut impl Write,
-) -> anyhow::Result<()> {
+) -> CliResult {
     let start = position_or_start(start, args.position.as_deref())?;
     if start.outcome().is_some() {
         return Err(BadInput("the game is already over in that position".into()).into());

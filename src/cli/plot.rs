@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::cli::CliResult;
 use clap::Args;
 
 use crate::report::plot::plot_run;
@@ -32,7 +33,7 @@ pub fn default_plot_dir(run: &Path) -> PathBuf {
     }
 }
 
-pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
+pub fn run(args: &PlotArgs) -> CliResult {
     let out = args
         .out
         .clone()

@@ -5,6 +5,7 @@
 //! at equal depth for the strength cost. "Optimal" is the share of positions where the
 //! pruned search's move is worth as much, to the full-width search, as the best move.
 
+use crate::cli::CliResult;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -42,7 +43,7 @@ pub struct PruneArgs {
     series: SeriesArgs,
 }
 
-pub fn run(args: &PruneArgs) -> anyhow::Result<()> {
+pub fn run(args: &PruneArgs) -> CliResult {
     if args.widths.contains(&0) {
         return Err(crate::cli::BadInput("--widths must all be at least 1".to_string()).into());
     }
@@ -97,7 +98,7 @@ fn optimal_share<G: NamedEvaluators>(
     100.0 * optimal as f64 / positions.len().max(1) as f64
 }
 
-fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
+fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> CliResult {
     let mm_spec = format!("minimax:{}:stores", args.depth);
     let mm = mm_spec
         .parse::<AgentSpec>()?
@@ -113,7 +114,7 @@ fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> anyhow::Result<()> {
             let nmm = spec.parse::<AgentSpec>()?.searcher(&start)?;
             Ok((width, nmm.expect("nmm is a search")))
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<CliResult<Vec<_>>>()?;
     let positions: Vec<G> = random_openings(
         &start,
         usize::from(args.positions),

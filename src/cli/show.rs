@@ -1,5 +1,6 @@
 //! `evoboard show`: a position as a board diagram or as JSON, optionally after some moves.
 
+use crate::cli::CliResult;
 use clap::Args;
 use serde_json::json;
 
@@ -22,7 +23,7 @@ pub struct ShowArgs {
     json: bool,
 }
 
-pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
+pub fn run(args: &ShowArgs) -> CliResult {
     with_game!(args.game, |start| {
         let game = replay(
             position_or_start(start, args.position.as_deref())?,

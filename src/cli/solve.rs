@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use crate::cli::CliResult;
 use clap::Args;
 
 use crate::games::mancala::Kalah;
@@ -27,7 +28,7 @@ pub struct SolveArgs {
     max_entries: usize,
 }
 
-pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
+pub fn run(args: &SolveArgs) -> CliResult {
     let game = Kalah::game(usize::from(args.pits), args.seeds, args.empty_capture);
     let clock = Instant::now();
     let solution = solve(&game, args.max_entries)?;

@@ -1,6 +1,7 @@
 //! `evoboard tournament`: a round robin with seed 002's statistics per agent and the
 //! pairwise results, as a table, JSON or CSV.
 
+use crate::cli::CliResult;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -36,7 +37,7 @@ pub struct TournamentArgs {
     csv: Option<PathBuf>,
 }
 
-pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
+pub fn run(args: &TournamentArgs) -> CliResult {
     if args.agents.len() < 2 {
         return Err(BadInput("a tournament needs at least two --agents".into()).into());
     }
@@ -47,12 +48,12 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     with_game!(args.game, |start| play(start, args))
 }
 
-fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> anyhow::Result<()> {
+fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
     let agents = args
         .agents
         .iter()
         .map(|text| Ok((text.clone(), text.parse::<AgentSpec>()?.build(&start)?)))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<CliResult<Vec<_>>>()?;
     let config = TournamentConfig {
         games_per_pair: args.series.games as usize,
         opening_plies: args.series.openings,
