@@ -77,6 +77,9 @@ fn deep_searches_need_a_time_limit_and_keep_to_it() {
     ] {
         assert!(bad.parse::<AgentSpec>().is_err(), "accepted {bad:?}");
     }
+    // A `~` inside a file path is part of the path.
+    let tilde: AgentSpec = "champion:/runs/a~b/champion.evo".parse().unwrap();
+    assert_eq!(tilde.move_time, None);
     let timed: AgentSpec = "heuristic:30~0.05@0.1".parse().unwrap();
     assert_eq!(timed.move_time, Some(0.05));
     assert_eq!(timed.epsilon, Some(0.1));

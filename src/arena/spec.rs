@@ -114,9 +114,10 @@ impl FromStr for AgentSpec {
                 (body, Some(eps))
             }
         };
+        // Only a number after the last `~` is a time limit: a file path may contain `~`.
+        let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b"0123456789.+-eE".contains(&b));
         let (searched, move_time) = match body.rsplit_once('~') {
-            None => (body, None),
-            Some((searched, seconds)) => {
+            Some((searched, seconds)) if numeric(seconds) => {
                 let seconds = seconds
                     .parse::<f64>()
                     .ok()
@@ -126,6 +127,7 @@ impl FromStr for AgentSpec {
                     })?;
                 (searched, Some(seconds))
             }
+            _ => (body, None),
         };
         let spec = |kind: AgentKind| -> Result<AgentSpec, SpecError> {
             let deepest = match &kind {
