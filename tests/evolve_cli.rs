@@ -358,3 +358,13 @@ fn ctrl_c_says_how_to_resume() {
     assert!(resumed.status.success(), "{resumed:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_run_that_cannot_start_leaves_no_directory_behind() {
+    let dir = temp_dir("never-started");
+    let out = dir.to_str().unwrap();
+    // A depth beyond 12 is refused: every game of the run would search that deep.
+    let refused = evoboard(&["evolve", "--game", "kalah", "--depth", "13", "--out", out]);
+    assert!(error_line(&refused).contains("depth must be 1 to 12"));
+    assert!(!dir.exists(), "the run directory is removed again");
+}

@@ -246,3 +246,47 @@ fn the_move_time_must_be_a_positive_number_of_seconds() {
         assert_eq!(output.status.code(), Some(2), "{bad}");
     }
 }
+
+#[test]
+fn a_ping_also_cancels_the_searches_queued_before_it() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(["nboard", "--player", "heuristic:4", "--move-time", "60"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "nboard 2\nset depth 30\ngo").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let clock = Instant::now();
+    // Read during the search: the hint waits behind it, the ping cancels both.
+    writeln!(stdin, "hint 1\nping 4").unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        clock.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        clock.elapsed()
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        ["set myname evoboard", "status thinking", "status", "pong 4"]
+    );
+}
+
+#[test]
+fn a_time_limit_in_the_spec_holds_in_nboard_too() {
+    let clock = Instant::now();
+    let lines = paced_session(
+        &["--player", "heuristic:30~0.2", "--move-time", "60"],
+        "nboard 2\ngo\n",
+    );
+    assert!(
+        clock.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        clock.elapsed()
+    );
+    assert!(lines.iter().any(|l| l.starts_with("=== ")), "{lines:?}");
+}

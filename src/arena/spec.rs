@@ -293,11 +293,17 @@ impl AgentSpec {
             } => SearchAgent::new(*depth, evaluator(name)?, label),
             AgentKind::Champion { path, depth } => {
                 let champion = self.load_champion(path, start)?;
-                SearchAgent::new(
-                    depth.unwrap_or(champion.depth),
-                    Arc::new(champion.evaluator(start)),
-                    label,
-                )
+                let depth = depth.unwrap_or(champion.depth);
+                if depth > UNTIMED_DEPTH && move_time.is_none() {
+                    return Err(SpecError::Malformed {
+                        spec: self.text.clone(),
+                        reason: format!(
+                            "the champion searches {depth} plies, which can take hours a \
+                             move: name a depth (champion:PATH:D) or add a time limit (~SECONDS)"
+                        ),
+                    });
+                }
+                SearchAgent::new(depth, Arc::new(champion.evaluator(start)), label)
             }
             AgentKind::Nmm { depth, width, path } => {
                 let ranker: SharedEvaluator<G> =

@@ -357,11 +357,12 @@ pub fn run(args: &EvolveArgs) -> CliResult {
         (Some(game), _) => game,
         // --resume without --game (clap requires --out with --resume): run.json says.
         (None, Some(out)) => {
-            let recorded = RunDir { dir: out.clone() }.read_info()?.game;
+            let run = RunDir { dir: out.clone() };
+            let recorded = run.read_info()?.game;
             GameName::from_str(&recorded, true).map_err(|_| {
                 BadInput(format!(
                     "{} records an unknown game '{recorded}'",
-                    RunDir { dir: out.clone() }.run_json().display()
+                    run.run_json().display()
                 ))
             })?
         }
@@ -386,6 +387,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
     // The plots directory is made (or found unwritable) before the run starts, and removed
     // again if the run cannot start after all.
     let new_plot_dir = plots.clone().filter(|dir| !dir.exists());
+    let new_out = !out.exists();
     if let Some(dir) = &plots {
         std::fs::create_dir_all(dir).map_err(|error| {
             BadInput(format!(
@@ -397,8 +399,15 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
         crate::persist::remove_stale_temp_files(dir);
     }
     let started = open_run(start, args, config, &out);
-    if let (Err(_), Some(dir)) = (&started, &new_plot_dir) {
-        let _ = std::fs::remove_dir(dir);
+    if started.is_err() {
+        // Only what this attempt made, and only if empty: a directory it did not make, or
+        // one that holds files, stays.
+        if let Some(dir) = &new_plot_dir {
+            let _ = std::fs::remove_dir(dir);
+        }
+        if new_out {
+            let _ = std::fs::remove_dir(&out);
+        }
     }
     let mut evolution = started?;
     say_how_to_resume_on_interrupt(&out);

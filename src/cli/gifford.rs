@@ -9,7 +9,7 @@ use clap::Args;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use crate::arena::spec::MAX_DEPTH;
+use crate::arena::spec::UNTIMED_DEPTH;
 use crate::arena::tournament::{AgentSummary, series_summary};
 use crate::arena::{AgentSpec, SeriesConfig, play_series};
 use crate::cli::tournament::{summary_fields, summary_header};
@@ -49,8 +49,8 @@ fn spec_for(mask: u32, depth: u32) -> String {
 }
 
 pub fn run(args: &GiffordArgs) -> CliResult {
-    if !(1..=MAX_DEPTH).contains(&args.depth) {
-        return Err(BadInput(format!("--depth must be 1 to {MAX_DEPTH}")).into());
+    if !(1..=UNTIMED_DEPTH).contains(&args.depth) {
+        return Err(BadInput(format!("--depth must be 1 to {UNTIMED_DEPTH}")).into());
     }
     if let Some(path) = &args.csv {
         check_output_path(path, "the CSV table")?;

@@ -181,6 +181,7 @@ pub enum CliError {
 pub type CliResult<T = ()> = Result<T, CliError>;
 
 impl CliError {
+    /// The process's exit status for this failure.
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) => 2,

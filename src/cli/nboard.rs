@@ -99,8 +99,14 @@ pub fn serve(
 ) -> CliResult {
     let start = Othello::start();
     let spec: AgentSpec = spec.parse()?;
+    let searcher = spec.searcher(&start)?;
+    // A time limit in the spec itself holds too: the shorter one wins.
+    let move_time = searcher
+        .as_ref()
+        .and_then(|s| s.move_time)
+        .map_or(move_time, |own| own.min(move_time));
     let mut engine = Engine {
-        searcher: spec.searcher(&start)?,
+        searcher,
         game: start,
         rng: rng_for(1, &[]),
         move_time,
@@ -126,6 +132,9 @@ pub fn serve(
             "nboard" => reply(out, "set myname evoboard")?,
             "ping" => reply(out, &format!("pong {}", rest.trim()))?,
             "learn" => reply(out, "learned")?,
+            // A search that a `ping` already waiting behind it has cancelled is not started.
+            "go" if ping_waiting(&waiting) => reply(out, "status")?,
+            "hint" if ping_waiting(&waiting) => {}
             "go" => {
                 reply(out, "status thinking")?;
                 let clock = Instant::now();
@@ -184,6 +193,18 @@ pub fn serve(
     }
 }
 
+/// Whether `line` is a `ping`, which stops searches.
+fn is_ping(line: &str) -> bool {
+    line.trim_start().starts_with("ping")
+}
+
+/// Whether a `ping` is among the lines read ahead.
+fn ping_waiting(waiting: &VecDeque<Input>) -> bool {
+    waiting
+        .iter()
+        .any(|input| matches!(input, Input::Line(line) if is_ping(line)))
+}
+
 /// Runs `think` on a thread of its own, with limits it must keep to, while reading `lines`:
 /// a `ping` stops it (`None`: the GUI no longer wants the answer); every line read is kept
 /// in `waiting`, to be answered after.
@@ -204,8 +225,7 @@ fn while_reading<T: Send>(
         while !thinker.is_finished() {
             match lines.recv_timeout(Duration::from_millis(2)) {
                 Ok(input) => {
-                    if matches!(&input, Input::Line(line) if line.trim_start().starts_with("ping"))
-                    {
+                    if matches!(&input, Input::Line(line) if is_ping(line)) {
                         stop.store(true, Ordering::Relaxed);
                     }
                     waiting.push_back(input);

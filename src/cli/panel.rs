@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::arena::spec::MAX_DEPTH;
+use crate::arena::spec::UNTIMED_DEPTH;
 use crate::arena::{
     Agent, AgentSpec, SeriesConfig, SeriesStats, WinRecord, panel_opponents, play_series,
 };
@@ -27,7 +27,7 @@ pub struct PanelArgs {
     player: String,
     /// Search depth of the opponents (the player keeps its spec's depth).
     #[arg(long, default_value_t = 2,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(UNTIMED_DEPTH)))]
     depth: u32,
     #[command(flatten)]
     series: SeriesArgs,

@@ -388,10 +388,11 @@ impl EvolveConfig {
         if self.generations == 0 {
             return fail("the generation budget must be at least 1".into());
         }
-        if !(1..=crate::arena::spec::MAX_DEPTH).contains(&self.depth) {
+        // Deeper searches can take hours a move: every game of a run searches this deep.
+        if !(1..=crate::arena::spec::UNTIMED_DEPTH).contains(&self.depth) {
             return fail(format!(
                 "depth must be 1 to {}",
-                crate::arena::spec::MAX_DEPTH
+                crate::arena::spec::UNTIMED_DEPTH
             ));
         }
         if self.evolves() && self.elitism >= self.population {
