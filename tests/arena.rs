@@ -74,6 +74,8 @@ fn deep_searches_need_a_time_limit_and_keep_to_it() {
         "heuristic:30~0",
         "heuristic:30~-1",
         "heuristic:4~soon",
+        "random~5",
+        "first~1@0.1",
     ] {
         assert!(bad.parse::<AgentSpec>().is_err(), "accepted {bad:?}");
     }

@@ -133,6 +133,11 @@ impl FromStr for AgentSpec {
             let deepest = match &kind {
                 AgentKind::Minimax { depth, .. } | AgentKind::Nmm { depth, .. } => Some(*depth),
                 AgentKind::Champion { depth, .. } => *depth,
+                AgentKind::Random | AgentKind::First if move_time.is_some() => {
+                    return Err(malformed(
+                        "random and first do not search: no time limit applies",
+                    ));
+                }
                 AgentKind::Random | AgentKind::First => None,
             };
             if let Some(depth) = deepest.filter(|&d| d > UNTIMED_DEPTH)
