@@ -3,13 +3,11 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A session fed line by line as a GUI does: after `go` it waits for the move, after
-/// `hint N` for N lines, so a later `ping` does not interrupt the search. Returns every
-/// line the engine wrote.
-fn paced_session(args: &[&str], script: &str) -> Vec<String> {
+/// The engine with `args`, its stdin and stdout piped.
+fn spawn_engine(args: &[&str]) -> (Child, ChildStdin) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
         .arg("nboard")
         .args(args)
@@ -17,7 +15,23 @@ fn paced_session(args: &[&str], script: &str) -> Vec<String> {
         .stdout(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    let mut stdin = child.stdin.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
+    (child, stdin)
+}
+
+/// The engine, 0.3 s into a 30-ply search that may take a minute.
+fn engine_deep_in_a_search() -> (Child, ChildStdin) {
+    let (child, mut stdin) = spawn_engine(&["--player", "heuristic:4", "--move-time", "60"]);
+    writeln!(stdin, "nboard 2\nset depth 30\ngo").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    (child, stdin)
+}
+
+/// A session fed line by line as a GUI does: after `go` it waits for the move, after
+/// `hint N` for N lines, so a later `ping` does not interrupt the search. Returns every
+/// line the engine wrote.
+fn paced_session(args: &[&str], script: &str) -> Vec<String> {
+    let (mut child, mut stdin) = spawn_engine(args);
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut lines = Vec::new();
     let mut read_until = |done: &dyn Fn(&[String]) -> bool, lines: &mut Vec<String>| {
@@ -208,15 +222,7 @@ fn a_deep_search_answers_within_the_move_time() {
 
 #[test]
 fn a_ping_during_a_search_stops_it_and_is_answered_at_once() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
-        .args(["nboard", "--player", "heuristic:4", "--move-time", "60"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "nboard 2\nset depth 30\ngo").unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    let (mut child, mut stdin) = engine_deep_in_a_search();
     let clock = Instant::now();
     writeln!(stdin, "ping 9").unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
@@ -249,15 +255,7 @@ fn the_move_time_must_be_a_positive_number_of_seconds() {
 
 #[test]
 fn a_ping_also_cancels_the_searches_queued_before_it() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
-        .args(["nboard", "--player", "heuristic:4", "--move-time", "60"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "nboard 2\nset depth 30\ngo").unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    let (child, mut stdin) = engine_deep_in_a_search();
     let clock = Instant::now();
     // Read during the search: the hint waits behind it, the ping cancels both.
     writeln!(stdin, "hint 1\nping 4").unwrap();

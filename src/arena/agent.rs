@@ -101,17 +101,10 @@ impl<G: Game> SearchAgent<G> {
     /// values finished in time (depth 1 always is).
     pub fn move_values(&self, game: &G, limits: Option<Limits<'_>>) -> (Vec<(G::Move, f32)>, u32) {
         let evaluator = self.evaluator.as_ref();
-        let Some(limits) = limits.or_else(|| self.limits_from_now()) else {
-            return (move_values(game, self.depth, evaluator), self.depth);
-        };
-        let mut deepest = (move_values(game, 1, evaluator), 1);
-        for depth in 2..=self.depth {
-            match move_values_within(game, depth, evaluator, Some(limits)) {
-                Some(values) => deepest = (values, depth),
-                None => break,
-            }
+        match limits.or_else(|| self.limits_from_now()) {
+            Some(limits) => move_values_within(game, self.depth, evaluator, limits),
+            None => (move_values(game, self.depth, evaluator), self.depth),
         }
-        deepest
     }
 
     /// Searches `game` as this agent does, returning the move, value and nodes.

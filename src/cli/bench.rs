@@ -3,14 +3,13 @@
 //! one paper-sized league generation on 1 and 2 threads, and the learning throughput of
 //! the TD preset's network (games per second per thread).
 
-use crate::cli::CliResult;
 use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 
 use crate::arena::random_openings;
-use crate::cli::{GameName, with_game};
+use crate::cli::{CliResult, GameName, with_game};
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
 use crate::evolve::architecture_for;

@@ -3,7 +3,6 @@
 //! evaluator the way the CEC 2006 Othello League did. Also the table, JSON and progress
 //! helpers that `panel` shares.
 
-use crate::cli::CliResult;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -11,7 +10,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, WinRecord, play_series};
-use crate::cli::{BadInput, GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 
 #[derive(Debug, Args)]

@@ -1,6 +1,5 @@
 //! `evoboard evolve`: run (or resume) neuroevolution and write the run directory.
 
-use crate::cli::CliResult;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -9,7 +8,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::plot::default_plot_dir;
-use crate::cli::{BadInput, GameName, MAX_THREADS, configure_threads, with_game};
+use crate::cli::{BadInput, CliResult, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::{EvolveConfig, NetworkChoice, Preset};

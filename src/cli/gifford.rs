@@ -2,7 +2,6 @@
 //! heuristics H1–H6 (63 players, equal weights) at one look-ahead against `random`, half
 //! the games first and half second — ranked by win %, as CSV.
 
-use crate::cli::CliResult;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -14,7 +13,7 @@ use crate::arena::tournament::{AgentSummary, series_summary};
 use crate::arena::{AgentSpec, SeriesConfig, play_series};
 use crate::cli::tournament::{summary_fields, summary_header};
 use crate::cli::{
-    BadInput, MAX_GAMES, MAX_THREADS, check_output_path, configure_threads, write_output,
+    BadInput, CliResult, MAX_GAMES, MAX_THREADS, check_output_path, configure_threads, write_output,
 };
 use crate::games::mancala::Kalah;
 use crate::rng::derive_seed;

@@ -12,7 +12,6 @@
 //! is read on a thread of its own, so a `ping` that arrives during a search stops it (the
 //! GUI has moved on; the unfinished move is not sent) and is answered at once.
 
-use crate::cli::CliResult;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,7 +21,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::arena::{Agent, AgentSpec, SearchAgent};
-use crate::cli::{LineRead, read_text_line};
+use crate::cli::{CliResult, LineRead, read_text_line};
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, Player};
 use crate::rng::rng_for;

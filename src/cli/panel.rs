@@ -3,7 +3,6 @@
 //! then the whole heuristic, the game's reference players and `random`: which parts of
 //! the heuristic has an evolved evaluator learned, and which does it still lose to?
 
-use crate::cli::CliResult;
 use clap::Args;
 use serde::Serialize;
 use serde_json::json;
@@ -13,7 +12,7 @@ use crate::arena::{
     Agent, AgentSpec, SeriesConfig, SeriesStats, WinRecord, panel_opponents, play_series,
 };
 use crate::cli::benchmark::{RecordColumns, games_progress};
-use crate::cli::{GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 
 #[derive(Debug, Args)]

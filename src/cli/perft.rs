@@ -1,9 +1,8 @@
 //! `evoboard perft`: leaf counts of the game tree, the standard move-generator check.
 
-use crate::cli::CliResult;
 use clap::Args;
 
-use crate::cli::{GameName, position_or_start, with_game};
+use crate::cli::{CliResult, GameName, position_or_start, with_game};
 use crate::games::Perft;
 
 #[derive(Debug, Args)]

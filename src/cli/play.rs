@@ -2,7 +2,6 @@
 //! (every legal move with its search value — seed 003's per-pit "payoff"), undo, and a move
 //! record that `show --moves` replays.
 
-use crate::cli::CliResult;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -10,8 +9,8 @@ use clap::Args;
 
 use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::cli::{
-    BadInput, GameName, LineRead, check_output_path, position_or_start, read_text_line, with_game,
-    write_output,
+    BadInput, CliResult, GameName, LineRead, check_output_path, position_or_start, read_text_line,
+    with_game, write_output,
 };
 use crate::eval::NamedEvaluators;
 use crate::games::{Game, GameError, MoveList, Outcome, Player};

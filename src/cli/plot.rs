@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::CliResult;
 use clap::Args;
 
+use crate::cli::CliResult;
 use crate::report::plot::plot_run;
 
 #[derive(Debug, Args)]

@@ -5,7 +5,6 @@
 //! at equal depth for the strength cost. "Optimal" is the share of positions where the
 //! pruned search's move is worth as much, to the full-width search, as the best move.
 
-use crate::cli::CliResult;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -15,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::arena::{
     AgentSpec, SearchAgent, SeriesConfig, SeriesStats, play_series, random_openings,
 };
-use crate::cli::{GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::search::search;
 

@@ -1,10 +1,9 @@
 //! `evoboard show`: a position as a board diagram or as JSON, optionally after some moves.
 
-use crate::cli::CliResult;
 use clap::Args;
 use serde_json::json;
 
-use crate::cli::{GameName, position_or_start, with_game};
+use crate::cli::{CliResult, GameName, position_or_start, with_game};
 use crate::games::{Game, GameError, MoveList, Outcome, Player};
 
 #[derive(Debug, Args)]

@@ -2,9 +2,9 @@
 
 use std::time::Instant;
 
-use crate::cli::CliResult;
 use clap::Args;
 
+use crate::cli::CliResult;
 use crate::games::mancala::Kalah;
 use crate::search::solve::solve;
 

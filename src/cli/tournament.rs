@@ -1,7 +1,6 @@
 //! `evoboard tournament`: a round robin with seed 002's statistics per agent and the
 //! pairwise results, as a table, JSON or CSV.
 
-use crate::cli::CliResult;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -11,7 +10,8 @@ use serde_json::json;
 use crate::arena::AgentSpec;
 use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
 use crate::cli::{
-    BadInput, GameName, SeriesArgs, check_output_path, configure_threads, with_game, write_output,
+    BadInput, CliResult, GameName, SeriesArgs, check_output_path, configure_threads, with_game,
+    write_output,
 };
 use crate::eval::NamedEvaluators;
 

@@ -346,11 +346,29 @@ pub fn move_values<G: Game, E: Evaluator<G> + ?Sized>(
     depth: u32,
     evaluator: &E,
 ) -> Vec<(G::Move, f32)> {
-    move_values_within(game, depth, evaluator, None).expect("an unlimited search finishes")
+    limited_move_values(game, depth, evaluator, None).expect("an unlimited search finishes")
+}
+
+/// [`move_values`] by iterative deepening within `limits`, up to `max_depth`: the values of
+/// the deepest depth finished in time (depth 1 always is) and that depth.
+pub fn move_values_within<G: Game, E: Evaluator<G> + ?Sized>(
+    game: &G,
+    max_depth: u32,
+    evaluator: &E,
+    limits: Limits<'_>,
+) -> (Vec<(G::Move, f32)>, u32) {
+    let mut deepest = (move_values(game, 1, evaluator), 1);
+    for depth in 2..=max_depth {
+        match limited_move_values(game, depth, evaluator, Some(limits)) {
+            Some(values) => deepest = (values, depth),
+            None => break,
+        }
+    }
+    deepest
 }
 
 /// [`move_values`] within `limits`: `None` when they stop it before every move is valued.
-pub fn move_values_within<G: Game, E: Evaluator<G> + ?Sized>(
+fn limited_move_values<G: Game, E: Evaluator<G> + ?Sized>(
     game: &G,
     depth: u32,
     evaluator: &E,
