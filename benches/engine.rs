@@ -9,7 +9,7 @@ use evoboard::Othello;
 use evoboard::arena::random_openings;
 use evoboard::eval::NamedEvaluators;
 use evoboard::eval::neural::{NeuralEvaluator, NeuralInput};
-use evoboard::games::{Game, Player, perft};
+use evoboard::games::{Player, perft};
 use evoboard::nn::{Mlp, Topology, nguyen_widrow};
 use evoboard::rng::rng_for;
 use evoboard::search::search;

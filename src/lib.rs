@@ -14,4 +14,4 @@ pub mod rng;
 pub mod search;
 
 pub use games::othello::Othello;
-pub use games::{Game, MoveList, Outcome, Player};
+pub use games::{Describe, Game, MoveList, Notation, Outcome, Player};

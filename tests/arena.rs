@@ -6,7 +6,7 @@ use evoboard::arena::{
     AgentSpec, GameRecord, SeriesConfig, SeriesStats, play_game, play_series, random_openings,
 };
 use evoboard::rng::rng_for;
-use evoboard::{Game, Othello};
+use evoboard::{Game, Notation, Othello};
 
 fn build(spec: &str) -> Box<dyn evoboard::arena::Agent<Othello>> {
     spec.parse::<AgentSpec>()

@@ -6,7 +6,7 @@ use evoboard::games::mancala::{Kalah, Mancala, Oware, Rules};
 use evoboard::games::perft;
 use evoboard::rng::rng_for;
 use evoboard::search::{plain_negamax, search};
-use evoboard::{Game, MoveList, Outcome, Player};
+use evoboard::{Game, MoveList, Notation, Outcome, Player};
 use rand::RngExt;
 
 /// Oware/Abapa perft from the start, depths 1–10 (the Aalina engine's test data).

@@ -10,7 +10,7 @@ use evoboard::eval::Evaluator;
 use evoboard::eval::neural::{Champion, NeuralEvaluator, NeuralInput};
 use evoboard::eval::othello_tuples::symmetries;
 use evoboard::games::othello::Othello;
-use evoboard::games::{Game, MoveList, Player};
+use evoboard::games::{Game, MoveList, Notation, Player};
 use evoboard::nn::ntuple::{MAX_CELLS, TupleError};
 use evoboard::nn::{Architecture, Mlp, Network, Topology, TupleSpec, nguyen_widrow};
 use evoboard::rng::{GameRng, rng_for};
@@ -336,7 +336,7 @@ fn the_wipeout_feature_is_the_fewest_discs_one_move_leaves_the_opponent() {
 fn mancala_boards_are_read_as_capped_seed_counts_from_the_mover_side() {
     use evoboard::games::mancala::Kalah;
     let game = Kalah::game(6, 4, false);
-    let position = Game::from_position_string("20,0,1,2,3,4 5,6,7,8,9,0 3 1 N")
+    let position = Notation::from_position_string("20,0,1,2,3,4 5,6,7,8,9,0 3 1 N")
         .map(|g: evoboard::games::mancala::Mancala<Kalah>| g)
         .unwrap();
     let mut cells = [99u8; MAX_CELLS];

@@ -13,7 +13,7 @@ use evoboard::eval::othello_heuristic::{OthelloHeuristic, OthelloWeights};
 use evoboard::eval::wpc::{Wpc, standard_weights};
 use evoboard::eval::{Evaluator, EvaluatorError, NamedEvaluators};
 use evoboard::games::othello::Move;
-use evoboard::{Game, Othello, Player};
+use evoboard::{Game, Notation, Othello, Player};
 
 const BLACK: Player = Player::First;
 const WHITE: Player = Player::Second;

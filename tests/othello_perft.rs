@@ -1,7 +1,7 @@
 //! perft counts of Othello from the start position (published sequence; a pass is one ply).
 
 use evoboard::games::perft;
-use evoboard::{Game, Othello};
+use evoboard::{Game, Notation, Othello};
 
 const PUBLISHED: [u64; 10] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284];
 

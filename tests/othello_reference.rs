@@ -2,8 +2,9 @@
 //! the eight directions square by square. Both must agree on the legal moves and on the board
 //! after each move, on hundreds of seeded random positions.
 
+use evoboard::eval::neural::NeuralInput;
 use evoboard::rng::rng_for;
-use evoboard::{Game, MoveList, Othello, Player};
+use evoboard::{Game, MoveList, Notation, Othello, Player};
 use rand::RngExt;
 
 /// Mailbox board: 0 empty, 1 black, 2 white; index row * 8 + col.

@@ -3,12 +3,13 @@
 
 use evoboard::arena::{Agent, AgentSpec, play_game};
 use evoboard::eval::NamedEvaluators;
+use evoboard::games::joint::is_joint;
 use evoboard::games::mancala::congklak::MAX_RELAYS;
 use evoboard::games::mancala::{Congkak, Congklak, Mancala};
-use evoboard::games::perft;
+use evoboard::games::{JointDecision, perft};
 use evoboard::rng::rng_for;
 use evoboard::search::{Pruning, plain_negamax, search, search_pruned};
-use evoboard::{Game, MoveList, Outcome, Player};
+use evoboard::{Describe, Game, MoveList, Notation, Outcome, Player};
 use rand::RngExt;
 
 fn congklak(position: &str) -> Mancala<Congklak> {
@@ -20,7 +21,7 @@ fn congkak(position: &str) -> Congkak {
 }
 
 /// Plays `moves` (in the game's notation) and returns the position string reached.
-fn after<G: Game>(game: &G, moves: &[&str]) -> G {
+fn after<G: Notation>(game: &G, moves: &[&str]) -> G {
     let mut game = game.clone();
     for text in moves {
         let mv = game.parse_move(text).expect("well-formed move");
@@ -38,7 +39,7 @@ fn congklak_relay_chain_lifts_the_landing_hole_and_sows_on() {
         game.to_position_string(),
         "0,0,0,0,0,0,0 1,0,0,0,0,0,1 1 0 N"
     );
-    assert!(!game.last_move_extra_turn());
+    assert!(!game.last_move().extra_turn);
 }
 
 #[test]
@@ -48,7 +49,7 @@ fn congklak_shooting_takes_the_facing_hole() {
         game.to_position_string(),
         "0,0,0,0,0,0,0 1,0,0,0,0,0,0 6 0 N"
     );
-    assert!(game.last_move_captured());
+    assert!(game.last_move().captured);
 }
 
 #[test]
@@ -77,7 +78,7 @@ fn congklak_relay_ending_in_own_store_gives_another_turn() {
         game.to_position_string(),
         "0,0,0,0,0,0,1 1,1,1,1,1,1,1 1 0 S"
     );
-    assert!(game.last_move_extra_turn());
+    assert!(game.last_move().extra_turn);
 }
 
 #[test]
@@ -109,7 +110,7 @@ fn congkak_skips_burnt_holes_and_relays_across_the_board() {
         game.to_position_string(),
         "1,1,1,0,0,0,x 0,8,8,0,8,x,x 20 20 N r2"
     );
-    assert!(game.last_move_captured());
+    assert!(game.last_move().captured);
 }
 
 #[test]
@@ -144,9 +145,9 @@ fn congkak_opening_sows_both_hands_in_lockstep_and_the_last_to_stop_moves_first(
     // hole 7. North stops at step 3 in South's empty hole 2, South at step 4 in North's
     // empty hole 2, so South moves first.
     let start = congkak("0,0,0,0,0,1,2 0,0,0,0,0,0,3 0 0 * r1");
-    assert!(start.simultaneous());
+    assert!(is_joint(&start));
     let game = after(&start, &["6/7"]);
-    assert!(!game.simultaneous());
+    assert!(!is_joint(&game));
     assert_eq!(
         game.to_position_string(),
         "1,1,0,0,0,0,0 1,1,0,0,0,0,0 1 1 S r1"
@@ -203,14 +204,14 @@ fn congkak_says_when_a_waiting_hand_has_sown_on() {
 #[test]
 fn congkak_opening_is_one_joint_move_chosen_unseen() {
     let start = Congkak::start();
-    assert!(start.simultaneous());
+    assert!(is_joint(&start));
     assert_eq!(perft(&start, 1), 49);
     let north_view = start.seen_by(Player::Second);
     assert_eq!(north_view.to_move(), Player::Second);
     let south_pick = start.parse_move("3/1").unwrap();
     let north_pick = start.parse_move("6/5").unwrap();
     assert_eq!(
-        start.format_move(start.merge_joint(south_pick, north_pick)),
+        start.format_move(start.merge(south_pick, north_pick)),
         "3/5"
     );
     assert!(
@@ -229,13 +230,13 @@ fn congkak_opening_is_one_joint_move_chosen_unseen() {
     let north = agent.choose(&north_view, &mut rng);
     let again = agent.choose(&start.seen_by(Player::First), &mut rng);
     assert_eq!(south, again);
-    assert!(start.play(start.merge_joint(south, north)).is_ok());
+    assert!(start.play(start.merge(south, north)).is_ok());
 }
 
 /// Random playouts: seeds are conserved at every position, position strings read back
 /// exactly and the positions read play on exactly like the originals (no hidden state),
 /// rounds stay within the cap, and every game ends within `max_plies`.
-fn random_games<G: Game>(start: &G, games: u64, max_plies: usize, total: impl Fn(&G) -> u32) {
+fn random_games<G: Notation>(start: &G, games: u64, max_plies: usize, total: impl Fn(&G) -> u32) {
     let seeds = total(start);
     let mut moves = MoveList::new();
     for seed in 0..games {
@@ -294,14 +295,11 @@ fn relays_stay_far_below_their_guard() {
                 break;
             }
             game.play_unchecked(moves[rng.random_range(0..moves.len())]);
-            most = most.max(game.last_move_relays());
+            most = most.max(game.last_move().relays);
         }
     }
     assert!(most > 0, "relays happen");
-    assert!(
-        most < u32::from(MAX_RELAYS) / 4,
-        "most relays in a turn: {most}"
-    );
+    assert!(most < MAX_RELAYS / 4, "most relays in a turn: {most}");
 }
 
 /// Alpha-beta must return plain negamax's value (for the first move and as a whole).
@@ -423,7 +421,7 @@ fn a_joint_decision_inside_the_tree_is_valued_by_the_searching_player() {
     let game = congkak("1,1,1,1,1,0,0 1,1,1,1,1,2,0 0 0 N r1 hands=sow@S6:2:0;pick;3");
     assert_eq!(game.to_move(), Player::Second);
     let joint = after(&game, &["6"]);
-    assert!(joint.simultaneous(), "{}", joint.to_position_string());
+    assert!(is_joint(&joint), "{}", joint.to_position_string());
     let evaluator = Congkak::evaluator("stores").unwrap();
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
@@ -471,7 +469,7 @@ fn congkak_opening_hands_stopping_together_run_the_race_again() {
     // Both relay through their hole 7 and stop in the other's empty hole 1 at step 3: nobody
     // finished last, so both choose again at once.
     let game = after(&congkak("0,0,0,0,0,1,1 0,0,0,0,0,1,1 0 0 * r1"), &["6/6"]);
-    assert!(game.simultaneous());
+    assert!(is_joint(&game));
     assert_eq!(
         game.to_position_string(),
         "1,0,0,0,0,0,0 1,0,0,0,0,0,0 1 1 * r1"
@@ -487,6 +485,6 @@ fn congkak_opening_reports_the_choosers_relays_and_captures() {
         &["5"],
     );
     assert_eq!(game.to_move(), Player::First);
-    assert_eq!(game.last_move_relays(), 1);
-    assert!(!game.last_move_captured());
+    assert_eq!(game.last_move().relays, 1);
+    assert!(!game.last_move().captured);
 }

@@ -2,10 +2,9 @@
 //! extra turns (a toy game below, checked against a solver that never negates).
 
 use evoboard::eval::{Evaluator, NamedEvaluators};
-use evoboard::games::GameError;
 use evoboard::rng::rng_for;
 use evoboard::search::{Limits, WIN_VALUE, plain_negamax, search, search_within};
-use evoboard::{Game, MoveList, Othello, Outcome, Player};
+use evoboard::{Game, MoveList, Notation, Othello, Outcome, Player};
 use rand::RngExt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -147,11 +146,9 @@ struct BonusNim {
     to_move: Player,
 }
 
+/// Only the core rules: the search needs nothing else.
 impl Game for BonusNim {
     type Move = u8;
-    fn name(&self) -> &'static str {
-        "bonus-nim"
-    }
     fn to_move(&self) -> Player {
         self.to_move
     }
@@ -175,30 +172,6 @@ impl Game for BonusNim {
             Some(Outcome::Win(Player::Second)) => [0, 1],
             _ => [0, 0],
         }
-    }
-    fn parse_move(&self, text: &str) -> Result<u8, GameError> {
-        text.parse().map_err(|_| GameError::MalformedMove {
-            text: text.into(),
-            reason: "a number".into(),
-        })
-    }
-    fn format_move(&self, mv: u8) -> String {
-        mv.to_string()
-    }
-    fn to_position_string(&self) -> String {
-        format!("{} {}", self.pile, self.to_move.index())
-    }
-    fn from_position_string(_: &str) -> Result<Self, GameError> {
-        unimplemented!("not needed by the search")
-    }
-    fn board_lines(&self) -> Vec<String> {
-        vec![self.to_position_string()]
-    }
-    fn input_len(&self) -> usize {
-        1
-    }
-    fn encode(&self, _: Player, out: &mut [f32]) {
-        out[0] = f32::from(self.pile);
     }
 }
 

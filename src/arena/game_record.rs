@@ -1,9 +1,11 @@
 //! Playing one game between two agents and keeping what happened.
 
+use std::convert::Infallible;
 use std::time::Instant;
 
 use crate::arena::agent::Agent;
-use crate::games::{Game, Outcome, Player};
+use crate::games::joint::{gather_move, is_joint};
+use crate::games::{Describe, Game, Notation, Outcome, Player};
 use crate::rng::GameRng;
 
 /// One finished game: where it started, every move, the result, and how long each
@@ -26,7 +28,9 @@ impl<G: Game> GameRecord<G> {
     pub fn plies(&self) -> usize {
         self.moves.len()
     }
+}
 
+impl<G: Notation> GameRecord<G> {
     /// The move list in the game's notation, comma-separated (what `show --moves` reads).
     pub fn move_text(&self) -> String {
         self.moves
@@ -39,7 +43,7 @@ impl<G: Game> GameRecord<G> {
 
 /// Plays from `start` to the end; `agents[0]` moves for the first player, `agents[1]` for
 /// the second, whoever's turn it is (so passes and extra turns need no special care).
-pub fn play_game<G: Game>(
+pub fn play_game<G: Describe>(
     start: &G,
     agents: [&dyn Agent<G>; 2],
     rng: &mut GameRng,
@@ -50,29 +54,22 @@ pub fn play_game<G: Game>(
     let (mut captures, mut extra_turns) = ([0, 0], [0, 0]);
     while game.count_moves() > 0 {
         let side = game.to_move();
-        let joint = game.simultaneous();
-        let mv = if joint {
-            // Each agent chooses its own part, seeing the position as its own choice.
-            let [first, second] = Player::BOTH.map(|player| {
-                let clock = Instant::now();
-                let proposal = agents[player.index()].choose(&game.seen_by(player), rng);
-                think_seconds[player.index()].push(clock.elapsed().as_secs_f64());
-                proposal
-            });
-            game.merge_joint(first, second)
-        } else {
+        let joint = is_joint(&game);
+        let Ok(mv) = gather_move(&game, |view, player| {
+            // At a joint decision each agent chooses its own part on its own view.
             let clock = Instant::now();
-            let mv = agents[side.index()].choose(&game, rng);
-            think_seconds[side.index()].push(clock.elapsed().as_secs_f64());
-            mv
-        };
-        debug_assert!(game.play(mv).is_ok(), "agent chose an illegal move");
+            let mv = agents[player.index()].choose(view, rng);
+            think_seconds[player.index()].push(clock.elapsed().as_secs_f64());
+            Ok::<_, Infallible>(mv)
+        });
+        debug_assert!(game.is_legal(mv), "agent chose an illegal move");
         game.play_unchecked(mv);
         moves.push(mv);
         if !joint {
             // A joint move's effects belong to both hands: not counted for either side.
-            captures[side.index()] += u32::from(game.last_move_captured());
-            extra_turns[side.index()] += u32::from(game.last_move_extra_turn());
+            let facts = game.last_move();
+            captures[side.index()] += u32::from(facts.captured);
+            extra_turns[side.index()] += u32::from(facts.extra_turn);
         }
     }
     GameRecord {

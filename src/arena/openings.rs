@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use rand::RngExt;
 
-use crate::games::{Game, MoveList};
+use crate::games::{Game, MoveList, Notation};
 use crate::rng::{GameRng, rng_for};
 
 /// Stream tag for opening generation (see [`crate::rng::derive_seed`]).
@@ -30,7 +30,7 @@ pub struct OpeningError {
 /// `count` distinct unfinished positions, each `plies` uniformly random plies from `start`,
 /// in a fixed order determined by `seed`. With 0 plies every game starts from `start`
 /// itself (for series where a random agent provides the variety).
-pub fn random_openings<G: Game>(
+pub fn random_openings<G: Notation>(
     start: &G,
     count: usize,
     plies: u32,

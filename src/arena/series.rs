@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use crate::arena::agent::Agent;
 use crate::arena::game_record::{GameRecord, play_game, player_side};
 use crate::arena::openings::{OpeningError, random_openings};
-use crate::games::{Game, Player};
+use crate::games::{Describe, Player};
 use crate::rng::rng_for;
 
 /// Stream tag for the per-game generators of a series.
@@ -27,7 +27,7 @@ pub struct SeriesConfig {
 /// rayon pool. Each game's randomness derives from (seed, game index), so the records are
 /// identical whatever the number of threads. `on_game_done` is called after each game
 /// (for progress bars).
-pub fn play_series<G: Game>(
+pub fn play_series<G: Describe>(
     start: &G,
     player: &dyn Agent<G>,
     opponent: &dyn Agent<G>,

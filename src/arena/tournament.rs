@@ -9,7 +9,7 @@ use crate::arena::game_record::{GameRecord, player_side};
 use crate::arena::openings::OpeningError;
 use crate::arena::series::{SeriesConfig, play_series};
 use crate::arena::stats::{MoveTimes, WinRecord};
-use crate::games::{Game, Player};
+use crate::games::{Describe, Game, Player};
 use crate::rng::derive_seed;
 
 /// How a round robin is played.
@@ -143,7 +143,7 @@ impl Tally {
 
 /// Every pair of `agents` plays `games_per_pair` games (openings and random streams seeded
 /// by (seed, pair)); games run in parallel and the result does not depend on thread count.
-pub fn round_robin<G: Game>(
+pub fn round_robin<G: Describe>(
     start: &G,
     agents: &[(String, Box<dyn Agent<G>>)],
     config: TournamentConfig,

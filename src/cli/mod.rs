@@ -20,7 +20,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::arena::{OpeningError, SpecError};
 use crate::eval::EvaluatorError;
 use crate::evolve::EvolveError;
-use crate::games::GameError;
+use crate::games::{GameError, Notation};
 use crate::nn::TopologyError;
 use crate::persist::PersistError;
 use crate::report::plot::PlotError;
@@ -319,7 +319,7 @@ pub(crate) fn read_text_line(
 }
 
 /// Reads a position string, or the start position when none is given.
-pub(crate) fn position_or_start<G: crate::games::Game>(
+pub(crate) fn position_or_start<G: Notation>(
     start: G,
     position: Option<&str>,
 ) -> Result<G, GameError> {

@@ -23,7 +23,7 @@ use clap::Args;
 use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::cli::{CliResult, LineRead, read_text_line};
 use crate::games::othello::{Move, Othello};
-use crate::games::{Game, Player};
+use crate::games::{Game, Notation, Player};
 use crate::rng::rng_for;
 use crate::search::{Limits, WIN_VALUE};
 

@@ -13,7 +13,8 @@ use crate::cli::{
     with_game, write_output,
 };
 use crate::eval::NamedEvaluators;
-use crate::games::{Game, GameError, MoveList, Outcome, Player};
+use crate::games::joint::{format_part, gather_move, is_joint, parse_part};
+use crate::games::{Describe, Game, GameError, MoveList, Notation, Outcome, Player};
 use crate::rng::rng_for;
 
 #[derive(Debug, Args)]
@@ -79,6 +80,13 @@ enum Choice<G: Game> {
     Quit,
 }
 
+/// Why no move was made: the game stops or goes back, or the terminal failed.
+enum Stop {
+    Undo(Player),
+    Quit,
+    Failed(crate::cli::CliError),
+}
+
 /// The engines and what the people at the board share while a game is played.
 struct Session<'a, G: Game, I, O> {
     args: &'a PlayArgs,
@@ -97,7 +105,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
         let human = match seat {
             Seat::Engine(agent) => {
                 let mv = agent.choose(view, &mut self.rng);
-                if view.simultaneous() {
+                if is_joint(view) {
                     writeln!(self.out, "{name} has chosen (hidden until both have)")?;
                 }
                 return Ok(Choice::Move(mv));
@@ -108,7 +116,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
             if self.args.hints {
                 self.hint(human, player)?;
             }
-            if human.simultaneous() {
+            if is_joint(human) {
                 write!(
                     self.out,
                     "{name}, choose your hole (the other side cannot see it)> "
@@ -141,8 +149,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
                 "board" => show(human, self.out)?,
                 "hint" => self.hint(human, player)?,
                 "undo" => return Ok(Choice::Undo),
-                text => match human
-                    .parse_part(text, player)
+                text => match parse_part(human, text, player)
                     .and_then(|mv| human.play(mv).map(|_| mv))
                 {
                     Ok(mv) => return Ok(Choice::Move(mv)),
@@ -163,7 +170,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
         let table: Vec<String> = values
             .iter()
             // `+ 0.0` turns a negative zero into zero.
-            .map(|(mv, value)| format!("{} {:+.2}", game.format_part(*mv, player), value + 0.0))
+            .map(|(mv, value)| format!("{} {:+.2}", format_part(game, *mv, player), value + 0.0))
             .collect();
         writeln!(
             self.out,
@@ -208,38 +215,32 @@ pub fn play<G: NamedEvaluators>(
     show(&game, session.out)?;
     'game: while game.outcome().is_none() {
         // Everyone who chooses now: one player, or both at a simultaneous decision.
-        let choosers: &[Player] = if game.simultaneous() {
-            &Player::BOTH
-        } else if game.to_move() == Player::First {
-            &[Player::First]
-        } else {
-            &[Player::Second]
-        };
-        let mut parts = Vec::new();
-        for &player in choosers {
-            let view = game.seen_by(player);
-            match session.choose(&seats[player.index()], &view, player)? {
-                Choice::Move(mv) => parts.push(mv),
-                Choice::Quit => return Ok(()),
-                Choice::Undo => {
-                    let name = game.player_name(player);
-                    match undo(&mut before, &mut moves, player) {
-                        Some(position) => {
-                            game = position;
-                            writeln!(session.out, "taken back to {name}'s previous turn")?;
-                            show(&game, session.out)?;
-                        }
-                        None => writeln!(session.out, "nothing to undo")?,
-                    }
-                    continue 'game;
-                }
+        let chosen = gather_move(&game, |view, player| {
+            match session.choose(&seats[player.index()], view, player) {
+                Ok(Choice::Move(mv)) => Ok(mv),
+                Ok(Choice::Undo) => Err(Stop::Undo(player)),
+                Ok(Choice::Quit) => Err(Stop::Quit),
+                Err(error) => Err(Stop::Failed(error)),
             }
-        }
-        let mv = match parts[..] {
-            [first, second] => game.merge_joint(first, second),
-            _ => parts[0],
+        });
+        let mv = match chosen {
+            Ok(mv) => mv,
+            Err(Stop::Quit) => return Ok(()),
+            Err(Stop::Failed(error)) => return Err(error),
+            Err(Stop::Undo(player)) => {
+                let name = game.player_name(player);
+                match undo(&mut before, &mut moves, player) {
+                    Some(position) => {
+                        game = position;
+                        writeln!(session.out, "taken back to {name}'s previous turn")?;
+                        show(&game, session.out)?;
+                    }
+                    None => writeln!(session.out, "nothing to undo")?,
+                }
+                continue 'game;
+            }
         };
-        let name = if game.simultaneous() {
+        let name = if is_joint(&game) {
             "both"
         } else {
             game.player_name(game.to_move())
@@ -251,7 +252,7 @@ pub fn play<G: NamedEvaluators>(
         writeln!(
             session.out,
             "{name} play{} {}{}",
-            if previous.simultaneous() { "" } else { "s" },
+            if is_joint(previous) { "" } else { "s" },
             game.format_move(mv),
             effect(previous, &game)
         )?;
@@ -286,12 +287,12 @@ pub fn play<G: NamedEvaluators>(
 
 /// `player`'s legal choices in `game`, in the game's notation (own parts at a simultaneous
 /// decision, each once).
-fn legal_parts<G: Game>(game: &G, player: Player) -> Vec<String> {
+fn legal_parts<G: Notation>(game: &G, player: Player) -> Vec<String> {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     let mut parts: Vec<String> = Vec::new();
     for &mv in &moves {
-        let part = game.format_part(mv, player);
+        let part = format_part(game, mv, player);
         if !parts.contains(&part) {
             parts.push(part);
         }
@@ -301,15 +302,16 @@ fn legal_parts<G: Game>(game: &G, player: Player) -> Vec<String> {
 
 /// What a move did, beyond moving: relays, captures, the game's own notes (flips, a round's
 /// end), score changes, extra turns.
-fn effect<G: Game>(previous: &G, now: &G) -> String {
+fn effect<G: Describe>(previous: &G, now: &G) -> String {
     let mover = previous.to_move();
+    let facts = now.last_move();
     let mut notes = Vec::new();
-    match now.last_move_relays() {
+    match facts.relays {
         0 => {}
         1 => notes.push("1 relay".to_string()),
         laps => notes.push(format!("{laps} relays")),
     }
-    if now.last_move_captured() {
+    if facts.captured {
         notes.push("captures".to_string());
     }
     notes.extend(now.move_notes(previous));
@@ -318,11 +320,11 @@ fn effect<G: Game>(previous: &G, now: &G) -> String {
         notes.push(format!("score {a}–{b}"));
     }
     if now.outcome().is_none() {
-        if now.simultaneous() {
+        if is_joint(now) {
             notes.push("both choose again".to_string());
-        } else if previous.simultaneous() {
+        } else if is_joint(previous) {
             notes.push(format!("{} moves next", now.player_name(now.to_move())));
-        } else if now.last_move_extra_turn() && now.to_move() == mover {
+        } else if facts.extra_turn && now.to_move() == mover {
             notes.push("and moves again".to_string());
         }
     }
@@ -337,14 +339,14 @@ fn effect<G: Game>(previous: &G, now: &G) -> String {
 fn undo<G: Game>(before: &mut Vec<G>, moves: &mut Vec<G::Move>, side: Player) -> Option<G> {
     let index = before
         .iter()
-        .rposition(|g| g.to_move() == side || g.simultaneous())?;
+        .rposition(|g| g.to_move() == side || is_joint(g))?;
     moves.truncate(index);
     let position = before[index].clone();
     before.truncate(index);
     Some(position)
 }
 
-fn show<G: Game>(game: &G, out: &mut impl Write) -> std::io::Result<()> {
+fn show<G: Describe>(game: &G, out: &mut impl Write) -> std::io::Result<()> {
     let colour = use_colour();
     for line in game.board_lines() {
         if colour {

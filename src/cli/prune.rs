@@ -16,6 +16,7 @@ use crate::arena::{
 };
 use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
+use crate::games::joint::is_joint;
 use crate::search::search;
 
 #[derive(Debug, Args)]
@@ -121,7 +122,7 @@ fn study<G: NamedEvaluators>(start: G, args: &PruneArgs) -> CliResult {
         args.series.seed,
     )?
     .into_iter()
-    .filter(|game| game.count_moves() > 0 && !game.simultaneous())
+    .filter(|game| game.count_moves() > 0 && !is_joint(game))
     .collect();
     println!(
         "{}: {} positions ({} random plies, seed {}), depth {}, timed on one thread",

@@ -4,7 +4,8 @@ use clap::Args;
 use serde_json::json;
 
 use crate::cli::{CliResult, GameName, position_or_start, with_game};
-use crate::games::{Game, GameError, MoveList, Outcome, Player};
+use crate::games::joint::is_joint;
+use crate::games::{Describe, GameError, MoveList, Notation, Outcome, Player};
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
@@ -38,7 +39,7 @@ pub fn run(args: &ShowArgs) -> CliResult {
 }
 
 /// Plays `moves` (checked) from `game`.
-pub fn replay<G: Game>(mut game: G, moves: &[String]) -> Result<G, GameError> {
+pub fn replay<G: Notation>(mut game: G, moves: &[String]) -> Result<G, GameError> {
     for text in moves.iter().filter(|m| !m.trim().is_empty()) {
         let mv = game.parse_move(text)?;
         game = game.play(mv)?;
@@ -46,7 +47,7 @@ pub fn replay<G: Game>(mut game: G, moves: &[String]) -> Result<G, GameError> {
     Ok(game)
 }
 
-fn legal_strings<G: Game>(game: &G) -> Vec<String> {
+fn legal_strings<G: Notation>(game: &G) -> Vec<String> {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     moves.iter().map(|&mv| game.format_move(mv)).collect()
@@ -54,13 +55,13 @@ fn legal_strings<G: Game>(game: &G) -> Vec<String> {
 
 /// The `show --json` object: game, position, to_move (0/1), simultaneous (both choose at
 /// once: Congkak's opening), legal, terminal, score, board.
-pub fn describe_json<G: Game>(game: &G) -> serde_json::Value {
+pub fn describe_json<G: Describe>(game: &G) -> serde_json::Value {
     json!({
         "schema": "evoboard.show/1",
         "game": game.name(),
         "position": game.to_position_string(),
         "to_move": game.to_move().index(),
-        "simultaneous": game.simultaneous(),
+        "simultaneous": is_joint(game),
         "legal": legal_strings(game),
         "terminal": game.outcome().is_some(),
         "score": game.score(),
@@ -68,7 +69,7 @@ pub fn describe_json<G: Game>(game: &G) -> serde_json::Value {
     })
 }
 
-fn print_diagram<G: Game>(game: &G) {
+fn print_diagram<G: Describe>(game: &G) {
     for line in game.board_lines() {
         println!("{line}");
     }

@@ -13,7 +13,7 @@ pub mod wpc;
 use std::sync::Arc;
 
 use crate::eval::neural::NeuralInput;
-use crate::games::{Game, Player};
+use crate::games::{Describe, Game, Player};
 
 /// Scores positions of game `G`. Higher is better for `perspective`.
 ///
@@ -44,8 +44,9 @@ pub enum EvaluatorError {
 }
 
 /// Games whose evaluators can be named in agent specs (`minimax:DEPTH:EVAL`), and whose
-/// positions networks can read (so `champion:PATH` works for them too).
-pub trait NamedEvaluators: NeuralInput {
+/// positions networks can read (so `champion:PATH` works for them too): the games every
+/// command plays, so they also have notation and text for people.
+pub trait NamedEvaluators: NeuralInput + Describe {
     /// The evaluator called `name`: a built-in name, or a path to a JSON weights file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError>;
 

@@ -2,7 +2,7 @@
 //! be loaded to play.
 //!
 //! The two families read a position differently:
-//! - an **MLP** (seed 004 §2.2) reads the dense input [`Game::encode`] as seen from the
+//! - an **MLP** (seed 004 §2.2) reads the dense input [`NeuralInput::encode`] as seen from the
 //!   evaluated side, and its sigmoid output σ ∈ (0, 1) is used as 2σ − 1, so leaves
 //!   evaluated for either side are comparable in negamax;
 //! - an **n-tuple network** reads the board's cells as seen by the side to move, and its
@@ -18,9 +18,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::eval::Evaluator;
 use crate::eval::{mancala_tuples, othello_tuples};
+use crate::games::mancala::congkak::HOLES;
+use crate::games::mancala::{Board, Congkak};
 use crate::games::othello::Othello;
 use crate::games::othello::bitboard::squares;
-use crate::games::{Game, Player};
+use crate::games::{Notation, Player};
 use arrayvec::ArrayVec;
 
 use crate::nn::ntuple::{MAX_CELLS, MAX_FEATURES};
@@ -39,10 +41,17 @@ pub struct CellBoard {
 }
 
 /// Games whose positions networks can read. The MLP input defaults to the dense
-/// [`Game::encode`]; games whose inputs are −1/0/+1 may override it with a sparse pass.
+/// [`NeuralInput::encode`]; games whose inputs are −1/0/+1 may override it with a sparse pass.
 /// Games that offer a cell view ([`NeuralInput::cell_board`]) can also be read by n-tuple
 /// networks.
-pub trait NeuralInput: Game {
+pub trait NeuralInput: Notation {
+    /// Length of the dense MLP input vector for this game.
+    fn input_len(&self) -> usize;
+
+    /// Writes the dense MLP input as seen by `perspective` into `out`
+    /// (`out.len() == input_len()`): own material positive, the opponent's negative.
+    fn encode(&self, perspective: Player, out: &mut [f32]);
+
     /// The MLP's raw output (in (0, 1)) for `self` seen from `perspective`.
     fn network_output(&self, mlp: &Mlp, perspective: Player) -> f32 {
         let mut input = [0.0f32; MAX_WIDTH];
@@ -212,6 +221,19 @@ pub trait NeuralInput: Game {
 }
 
 impl NeuralInput for Othello {
+    fn input_len(&self) -> usize {
+        64
+    }
+
+    /// +1 on own discs, −1 on opponent discs, 0 on empty squares.
+    fn encode(&self, perspective: Player, out: &mut [f32]) {
+        let own = self.discs(perspective);
+        let opp = self.discs(perspective.opponent());
+        for (i, slot) in out.iter_mut().enumerate().take(64) {
+            *slot = ((own >> i & 1) as f32) - ((opp >> i & 1) as f32);
+        }
+    }
+
     /// +1 on own discs, −1 on opponent discs: only occupied squares cost anything.
     fn network_output(&self, mlp: &Mlp, perspective: Player) -> f32 {
         let own = self.discs(perspective);
@@ -270,6 +292,14 @@ fn spread_bits(byte: u8) -> u64 {
 /// Mancala MLP inputs are seed counts over the total (the dense default encoding); n-tuple
 /// networks read the pits' seed counts (see [`mancala_tuples`]).
 impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Mancala<R> {
+    fn input_len(&self) -> usize {
+        2 * self.board().pits_per_side() + 2
+    }
+
+    fn encode(&self, perspective: Player, out: &mut [f32]) {
+        encode_mancala_board(self.board(), perspective, out);
+    }
+
     fn cell_board(&self) -> Option<CellBoard> {
         Some(CellBoard {
             cells: 2 * self.board().pits_per_side(),
@@ -311,7 +341,39 @@ impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Man
 }
 
 /// Congkak adds burnt-hole flags and the round to the seed counts: dense too.
-impl NeuralInput for crate::games::mancala::Congkak {}
+impl NeuralInput for Congkak {
+    /// Board inputs, then 1 for each burnt hole (own, then the opponent's), then the round
+    /// as a fraction of the cap.
+    fn input_len(&self) -> usize {
+        2 * HOLES + 2 + 2 * HOLES + 1
+    }
+
+    fn encode(&self, perspective: Player, out: &mut [f32]) {
+        let board = self.board();
+        encode_mancala_board(board, perspective, out);
+        let mut slot = 2 * HOLES + 2;
+        for side in [perspective, perspective.opponent()] {
+            for hole in 0..HOLES {
+                out[slot] = f32::from(u8::from(board.is_burnt(side, hole)));
+                slot += 1;
+            }
+        }
+        out[slot] = f32::from(self.round()) / f32::from(self.round_cap());
+    }
+}
+
+/// A mancala board as MLP inputs: own pits, own store, opponent pits, opponent store, each
+/// divided by the total seeds (2m + 2 values written at the start of `out`).
+fn encode_mancala_board(board: &Board, perspective: Player, out: &mut [f32]) {
+    let total = board.total().max(1) as f32;
+    let mut slots = out.iter_mut();
+    for side in [perspective, perspective.opponent()] {
+        for &seeds in board.row(side) {
+            *slots.next().expect("input long enough") = f32::from(seeds) / total;
+        }
+        *slots.next().expect("input long enough") = f32::from(board.store(side)) / total;
+    }
+}
 
 /// A network of any family used as a static evaluator (see the module notes for how each
 /// family reads a position).

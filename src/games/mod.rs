@@ -1,6 +1,8 @@
-//! The game layer: one [`Game`] trait that every board game implements, so that search,
-//! evolution, the arena and the CLI are written once and serve all games.
+//! The game layer: the [`Game`] rules trait that every board game implements, so that
+//! search, evolution, the arena and the CLI are written once and serve all games, with
+//! [`Notation`] and [`Describe`] for text and [`JointDecision`] for simultaneous moves.
 
+pub mod joint;
 pub mod mancala;
 pub mod othello;
 pub mod perft;
@@ -9,6 +11,7 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
+pub use joint::JointDecision;
 pub use perft::{Perft, perft};
 
 /// Upper bound on the number of legal moves in any supported position. Othello's known
@@ -86,17 +89,46 @@ pub enum GameError {
     MalformedPosition { text: String, reason: String },
 }
 
-/// A two-player, perfect-information, deterministic board game.
+/// What the move that led to a position did that the board alone does not say: the
+/// generic reports (`play`, tournament statistics) read it. Games without captures, extra
+/// turns or relays keep the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveFacts {
+    /// It earned its player another turn (Kalah's last seed in the store), even if it also
+    /// ended the game.
+    pub extra_turn: bool,
+    /// It captured seeds (mancala games).
+    pub captured: bool,
+    /// Times it lifted a pit and sowed on (relay sowing in Congklak and Congkak).
+    pub relays: u16,
+}
+
+impl MoveFacts {
+    /// A move that earned another turn.
+    pub const EXTRA_TURN: MoveFacts = MoveFacts {
+        extra_turn: true,
+        captured: false,
+        relays: 0,
+    };
+    /// A move that captured and ended the turn.
+    pub const CAPTURED: MoveFacts = MoveFacts {
+        extra_turn: false,
+        captured: true,
+        relays: 0,
+    };
+}
+
+/// The rules of a two-player, perfect-information, deterministic board game: all that
+/// search, perft and learning need.
 ///
 /// Turn order is not assumed to alternate: a game may grant extra turns (Kalah, Congklak)
 /// or force a pass (Othello). [`Game::legal_moves`] is empty exactly when the game is over;
 /// a forced pass is a real move, so every search and perft treats it as one ply.
+/// People's notation is [`Notation`], text for people is [`Describe`], and simultaneous
+/// decisions are the opt-in [`JointDecision`].
 pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// A move: a small `Copy` value.
     type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
-
-    /// The game's command-line name (`othello`, `kalah`, …).
-    fn name(&self) -> &'static str;
 
     /// The player whose turn it is.
     fn to_move(&self) -> Player;
@@ -112,15 +144,52 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.len()
     }
 
-    /// Plays a move known to be legal. Behaviour for an illegal move is unspecified
-    /// (but memory-safe): use [`Game::play`] for untrusted input.
-    fn play_unchecked(&mut self, mv: Self::Move);
-
-    /// Plays a move after checking that it is legal.
-    fn play(&self, mv: Self::Move) -> Result<Self, GameError> {
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: Self::Move) -> bool {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
-        if !moves.contains(&mv) {
+        moves.contains(&mv)
+    }
+
+    /// Plays a move known to be legal. Behaviour for an illegal move is unspecified
+    /// (but memory-safe): use [`Notation::play`] for untrusted input.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// `None` while the game goes on, the result once it is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Points of the first and second player (discs, or seeds in store); once the game is
+    /// over these are the final scores under the game's counting rule.
+    fn score(&self) -> [i32; 2];
+
+    /// The simultaneous decision this position is, if it is one (Congkak's opening): both
+    /// players choose the next move at once, neither seeing the other's choice. Games that
+    /// never have one keep the default; generic code meets them through [`joint`]'s helpers.
+    fn joint(&self) -> Option<&dyn JointDecision<Self>> {
+        None
+    }
+}
+
+/// A game's notation: its name, moves and positions as text that reads back exactly.
+pub trait Notation: Game {
+    /// The game's command-line name (`othello`, `kalah`, …).
+    fn name(&self) -> &'static str;
+
+    /// Reads a move in the game's notation (`d3`, `pass`, a pit number, …).
+    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+
+    /// Writes a move in the game's notation; `parse_move` reads it back.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// A one-line position string that [`Notation::from_position_string`] reads back exactly.
+    fn to_position_string(&self) -> String;
+
+    /// Reads a position written by [`Notation::to_position_string`].
+    fn from_position_string(text: &str) -> Result<Self, GameError>;
+
+    /// Plays a move after checking that it is legal: the entry point for untrusted moves.
+    fn play(&self, mv: Self::Move) -> Result<Self, GameError> {
+        if !self.is_legal(mv) {
             return Err(GameError::IllegalMove {
                 mv: self.format_move(mv),
                 position: self.to_position_string(),
@@ -130,63 +199,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         next.play_unchecked(mv);
         Ok(next)
     }
+}
 
-    /// Whether both players choose the next move at once, neither seeing the other's choice
-    /// (Congkak's opening). Then every legal move is a joint move, `to_move` is the player
-    /// this copy chooses for (see [`Game::seen_by`]), and a player controls only their own
-    /// part ([`Game::joint_part`]) of the move played.
-    fn simultaneous(&self) -> bool {
-        false
-    }
-
-    /// This position as `player` chooses in it: at a simultaneous decision, a copy whose
-    /// `to_move` is `player`; otherwise an unchanged copy.
-    fn seen_by(&self, _player: Player) -> Self {
-        self.clone()
-    }
-
-    /// At a simultaneous decision, `player`'s part of joint move `mv` (a small index: two
-    /// joint moves with the same part are the same choice for `player`).
-    fn joint_part(&self, _mv: Self::Move, _player: Player) -> u8 {
-        0
-    }
-
-    /// At a simultaneous decision, the joint move made of the first player's part of
-    /// `first` and the second player's part of `second`.
-    fn merge_joint(&self, first: Self::Move, _second: Self::Move) -> Self::Move {
-        first
-    }
-
-    /// Reads `player`'s own part of a joint move at a simultaneous decision (a Congkak
-    /// hole), as a joint move whose other part is a placeholder for [`Game::merge_joint`];
-    /// elsewhere the same as [`Game::parse_move`].
-    fn parse_part(&self, text: &str, _player: Player) -> Result<Self::Move, GameError> {
-        self.parse_move(text)
-    }
-
-    /// Writes `player`'s own part of `mv` (what [`Game::parse_part`] reads).
-    fn format_part(&self, mv: Self::Move, _player: Player) -> String {
-        self.format_move(mv)
-    }
-
-    /// What the move from `previous` to here did that the generic reports (captures,
-    /// relays, score, extra turns) do not say, as short phrases for people: Othello's flips,
-    /// the end of a Congkak round.
-    fn move_notes(&self, _previous: &Self) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// How many times the move that led here lifted a pit and sowed on (relay sowing in
-    /// Congklak and Congkak); 0 for other games.
-    fn last_move_relays(&self) -> u32 {
-        0
-    }
-
-    /// Whether the move that led here earned its player another turn (Kalah's last seed in
-    /// the store: a "go-again"), even if it also ended the game.
-    fn last_move_extra_turn(&self) -> bool {
-        false
-    }
+/// Text for people: the board, the players' names, and what the last move did.
+pub trait Describe: Notation {
+    /// The board as text lines (used by `show` and `play`).
+    fn board_lines(&self) -> Vec<String>;
 
     /// What the game calls `player` (Othello: black/white; mancala: South/North).
     fn player_name(&self, player: Player) -> &'static str {
@@ -196,38 +214,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         }
     }
 
-    /// Whether the move that led to this position captured seeds (mancala games); used by
-    /// tournament statistics. Games without captures keep the default.
-    fn last_move_captured(&self) -> bool {
-        false
+    /// What the move that led here did (captures, extra turns, relays).
+    fn last_move(&self) -> MoveFacts {
+        MoveFacts::default()
     }
 
-    /// `None` while the game goes on, the result once it is over.
-    fn outcome(&self) -> Option<Outcome>;
-
-    /// Points of the first and second player (discs, or seeds in store); once the game is
-    /// over these are the final scores under the game's counting rule.
-    fn score(&self) -> [i32; 2];
-
-    /// Reads a move in the game's notation (`d3`, `pass`, a pit number, …).
-    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
-
-    /// Writes a move in the game's notation; `parse_move` reads it back.
-    fn format_move(&self, mv: Self::Move) -> String;
-
-    /// A one-line position string that [`Game::from_position_string`] reads back exactly.
-    fn to_position_string(&self) -> String;
-
-    /// Reads a position written by [`Game::to_position_string`].
-    fn from_position_string(text: &str) -> Result<Self, GameError>;
-
-    /// The board as text lines for people (used by `show`).
-    fn board_lines(&self) -> Vec<String>;
-
-    /// Length of the neural-network input vector for this game.
-    fn input_len(&self) -> usize;
-
-    /// Writes the network input as seen by `perspective` into `out`
-    /// (`out.len() == input_len()`): own material positive, the opponent's negative.
-    fn encode(&self, perspective: Player, out: &mut [f32]);
+    /// What the move from `previous` to here did that [`Describe::last_move`] does not
+    /// say, as short phrases: Othello's flips, the end of a Congkak round.
+    fn move_notes(&self, _previous: &Self) -> Vec<String> {
+        Vec::new()
+    }
 }

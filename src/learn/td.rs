@@ -22,6 +22,7 @@ use rand::RngExt;
 
 use crate::arena::Agent;
 use crate::eval::neural::NeuralInput;
+use crate::games::joint::is_joint;
 use crate::games::{Game, MoveList, Player};
 use crate::nn::Network;
 use crate::rng::GameRng;
@@ -138,7 +139,7 @@ fn next_move<G: NeuralInput>(
     // (already known after a greedy choice).
     let (mv, learn) = match opponent {
         // Both choose unseen (Congkak's opening): a random joint move, not learned from.
-        _ if game.simultaneous() => (moves[rng.random_range(0..moves.len())], Learn::No),
+        _ if is_joint(game) => (moves[rng.random_range(0..moves.len())], Learn::No),
         Opponent::Partner { agent, side } if *side == mover => {
             (agent.choose(game, rng), Learn::Evaluate)
         }

@@ -21,7 +21,7 @@ pub use negamax::{
 };
 
 use crate::eval::{Evaluator, HEURISTIC_BOUND};
-use crate::games::{Game, MoveList, Player};
+use crate::games::{Game, JointDecision, MoveList, Player};
 
 /// Base value of a won finished game; a heuristic value can never reach it.
 pub const WIN_VALUE: f32 = 1_000_000.0;
@@ -51,10 +51,9 @@ pub fn leaf_value<G: Game, E: Evaluator<G> + ?Sized>(game: &G, evaluator: &E) ->
 /// for whoever's view the position happened to carry would credit the other player, after
 /// a negation, with seeing the first player's choice.)
 pub(crate) fn as_seen<G: Game>(child: G, root: Player) -> G {
-    if child.simultaneous() {
-        child.seen_by(root)
-    } else {
-        child
+    match child.joint() {
+        Some(joint) => joint.seen_by(root),
+        None => child,
     }
 }
 
@@ -63,13 +62,14 @@ pub(crate) fn as_seen<G: Game>(child: G, root: Player) -> G {
 /// `value_for_chooser` gives each child position's value for the chooser.
 pub(crate) fn part_values<G: Game>(
     game: &G,
+    joint: &dyn JointDecision<G>,
     moves: &[G::Move],
     mut value_for_chooser: impl FnMut(&G) -> f32,
 ) -> MoveList<(G::Move, f32)> {
     let chooser = game.to_move();
     let mut worst: MoveList<(u8, G::Move, f32)> = MoveList::new();
     for &mv in moves {
-        let part = game.joint_part(mv, chooser);
+        let part = joint.part(mv, chooser);
         let mut child = game.clone();
         child.play_unchecked(mv);
         let value = value_for_chooser(&child);
@@ -88,10 +88,11 @@ pub(crate) fn part_values<G: Game>(
 /// part (the first in `moves` on ties) and its guaranteed value (see [`part_values`]).
 pub(crate) fn maximin<G: Game>(
     game: &G,
+    joint: &dyn JointDecision<G>,
     moves: &[G::Move],
     value_for_chooser: impl FnMut(&G) -> f32,
 ) -> (G::Move, f32) {
-    part_values(game, moves, value_for_chooser)
+    part_values(game, joint, moves, value_for_chooser)
         .into_iter()
         .reduce(|best, next| if next.1 > best.1 { next } else { best })
         .expect("a simultaneous decision has moves")

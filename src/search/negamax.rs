@@ -117,9 +117,9 @@ fn root_search<G: Game, E: Evaluator<G> + ?Sized>(
             nodes: 1,
         };
     }
-    if game.simultaneous() {
+    if let Some(joint) = game.joint() {
         let chooser = game.to_move();
-        let (best, value) = maximin(game, &moves, |child| {
+        let (best, value) = maximin(game, joint, &moves, |child| {
             searcher.value_for(child, depth - 1, chooser)
         });
         return SearchResult {
@@ -265,9 +265,9 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
         if moves.is_empty() {
             return self.static_value(game, false);
         }
-        if game.simultaneous() {
+        if let Some(joint) = game.joint() {
             let chooser = game.to_move();
-            return maximin(game, &moves, |child| {
+            return maximin(game, joint, &moves, |child| {
                 self.value_for(child, depth - 1, chooser)
             })
             .1;
@@ -325,8 +325,8 @@ fn plain_value<G: Game, E: Evaluator<G> + ?Sized>(
             -value
         }
     };
-    if game.simultaneous() {
-        return maximin(game, &moves, value_for_mover).1;
+    if let Some(joint) = game.joint() {
+        return maximin(game, joint, &moves, value_for_mover).1;
     }
     moves
         .iter()
@@ -379,8 +379,8 @@ fn limited_move_values<G: Game, E: Evaluator<G> + ?Sized>(
     let mover = game.to_move();
     let mut searcher = AlphaBeta::new(evaluator, None, mover, limits);
     let depth = depth.saturating_sub(1);
-    let mut values: Vec<(G::Move, f32)> = if game.simultaneous() {
-        part_values(game, &moves, |child| {
+    let mut values: Vec<(G::Move, f32)> = if let Some(joint) = game.joint() {
+        part_values(game, joint, &moves, |child| {
             searcher.value_for(child, depth, mover)
         })
         .to_vec()

@@ -11,7 +11,7 @@
 //! one seed for good, so a turn makes fewer laps than there are seeds on the board. The
 //! [`MAX_RELAYS`] guard only protects against rule changes that would break that argument.
 
-use super::{Board, Landing, Mancala, Rules, Settled, Sowing, capture_opposite};
+use super::{Board, Landing, Mancala, MoveFacts, Rules, Sowing, capture_opposite};
 use crate::games::Player;
 
 /// Most relays (lifts after the chosen hole) a turn may make; at the bound the turn ends as
@@ -48,14 +48,14 @@ pub fn settle_landing(
     last: Landing,
     relays: u16,
     lone_seed_banks: bool,
-) -> Settled {
+) -> MoveFacts {
     let mut settled = match last {
-        Landing::Store(_) => Settled::EXTRA_TURN,
-        Landing::Pit(side, pit) if side == mover && board.pit(side, pit) == 1 => Settled {
+        Landing::Store(_) => MoveFacts::EXTRA_TURN,
+        Landing::Pit(side, pit) if side == mover && board.pit(side, pit) == 1 => MoveFacts {
             captured: capture_opposite(board, mover, pit, lone_seed_banks).is_some_and(|f| f > 0),
-            ..Settled::default()
+            ..MoveFacts::default()
         },
-        Landing::Pit(..) => Settled::default(),
+        Landing::Pit(..) => MoveFacts::default(),
     };
     settled.relays = relays;
     settled
@@ -94,7 +94,7 @@ impl Rules for Congklak {
         RELAY_SOWING
     }
 
-    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> Settled {
+    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> MoveFacts {
         let (last, relays) = relay(board, mover, last);
         settle_landing(board, mover, last, relays, self.lone_seed_banks)
     }

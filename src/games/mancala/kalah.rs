@@ -5,7 +5,7 @@
 //! 13+ seeds passes its own pit again (no skipping). The game ends as soon as either row is
 //! empty after a move, and each player banks the seeds left on their own side.
 
-use super::{Board, Landing, Mancala, Rules, Settled, Sowing, bank_rows, capture_opposite};
+use super::{Board, Landing, Mancala, MoveFacts, Rules, Sowing, bank_rows, capture_opposite};
 use crate::games::Player;
 
 /// Kalah's rules; `empty_capture` also captures when the opposite pit is empty.
@@ -35,16 +35,16 @@ impl Rules for Kalah {
         }
     }
 
-    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> Settled {
+    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> MoveFacts {
         match last {
-            Landing::Store(_) => Settled::EXTRA_TURN,
+            Landing::Store(_) => MoveFacts::EXTRA_TURN,
             Landing::Pit(side, pit) if side == mover && board.pit(mover, pit) == 1 => {
                 match capture_opposite(board, mover, pit, self.empty_capture) {
-                    Some(_) => Settled::CAPTURED,
-                    None => Settled::default(),
+                    Some(_) => MoveFacts::CAPTURED,
+                    None => MoveFacts::default(),
                 }
             }
-            Landing::Pit(..) => Settled::default(),
+            Landing::Pit(..) => MoveFacts::default(),
         }
     }
 

@@ -26,7 +26,7 @@ pub use oware::Oware;
 
 use std::fmt::Debug;
 
-use crate::games::{Game, GameError, MoveList, Outcome, Player};
+use crate::games::{Describe, Game, GameError, MoveFacts, MoveList, Notation, Outcome, Player};
 use history::History;
 
 /// The rules that distinguish one mancala game from another.
@@ -47,7 +47,7 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + 'static {
     }
 
     /// Applies what the last seed (at `last`) does: captures, extra turns.
-    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> Settled;
+    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> MoveFacts;
 
     /// Whether the game is over with `next` to move; if so, banks the seeds still on the
     /// board as the rules say. Called after every move and on reading a position.
@@ -58,30 +58,6 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + 'static {
 
     /// The ruleset named by a position string's extra word (`None`: the standard rules).
     fn from_variant_word(word: Option<&str>) -> Result<Self, String>;
-}
-
-/// What settling a move did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Settled {
-    pub extra_turn: bool,
-    pub captured: bool,
-    /// Times relay sowing lifted a pit and sowed on (Congklak, Congkak).
-    pub relays: u16,
-}
-
-impl Settled {
-    /// A move that earned another turn.
-    pub const EXTRA_TURN: Settled = Settled {
-        extra_turn: true,
-        captured: false,
-        relays: 0,
-    };
-    /// A move that captured and ended the turn.
-    pub const CAPTURED: Settled = Settled {
-        extra_turn: false,
-        captured: true,
-        relays: 0,
-    };
 }
 
 /// The last seed fell in `mover`'s own empty pit `pit`: takes it and the facing pit's
@@ -129,7 +105,7 @@ pub struct Mancala<R: Rules> {
     /// Positions since the last capture (only for rules that end on repetition).
     history: History,
     /// What the move that led here did.
-    last: Settled,
+    last: MoveFacts,
 }
 
 impl<R: Rules> PartialEq for Mancala<R> {
@@ -166,7 +142,7 @@ impl<R: Rules> Mancala<R> {
             to_move,
             over,
             history,
-            last: Settled::default(),
+            last: MoveFacts::default(),
         }
     }
 
@@ -186,10 +162,6 @@ impl<R: Rules> Mancala<R> {
 
 impl<R: Rules> Game for Mancala<R> {
     type Move = Pit;
-
-    fn name(&self) -> &'static str {
-        R::NAME
-    }
 
     fn to_move(&self) -> Player {
         self.to_move
@@ -217,7 +189,7 @@ impl<R: Rules> Game for Mancala<R> {
         let mover = self.to_move;
         if mv == Pit::PASS {
             self.to_move = mover.opponent();
-            self.last = Settled::default();
+            self.last = MoveFacts::default();
             return;
         }
         let last = self
@@ -245,22 +217,6 @@ impl<R: Rules> Game for Mancala<R> {
         }
     }
 
-    fn player_name(&self, player: Player) -> &'static str {
-        text::side_name(player)
-    }
-
-    fn last_move_relays(&self) -> u32 {
-        u32::from(self.last.relays)
-    }
-
-    fn last_move_captured(&self) -> bool {
-        self.last.captured
-    }
-
-    fn last_move_extra_turn(&self) -> bool {
-        self.last.extra_turn
-    }
-
     fn outcome(&self) -> Option<Outcome> {
         if !self.over {
             return None;
@@ -270,6 +226,12 @@ impl<R: Rules> Game for Mancala<R> {
 
     fn score(&self) -> [i32; 2] {
         Player::BOTH.map(|p| i32::from(self.board.store(p)))
+    }
+}
+
+impl<R: Rules> Notation for Mancala<R> {
+    fn name(&self) -> &'static str {
+        R::NAME
     }
 
     fn parse_move(&self, text: &str) -> Result<Pit, GameError> {
@@ -325,7 +287,9 @@ impl<R: Rules> Game for Mancala<R> {
             .map_err(|reason| text::malformed(position, reason))?;
         Ok(Mancala::from_board(rules, board, to_move))
     }
+}
 
+impl<R: Rules> Describe for Mancala<R> {
     fn board_lines(&self) -> Vec<String> {
         let turn = if self.over {
             "game over".to_string()
@@ -340,12 +304,11 @@ impl<R: Rules> Game for Mancala<R> {
         text::board_lines(&self.board, status)
     }
 
-    fn input_len(&self) -> usize {
-        2 * self.board.pits_per_side() + 2
+    fn player_name(&self, player: Player) -> &'static str {
+        text::side_name(player)
     }
 
-    /// Own pits, own store, opponent pits, opponent store, each divided by the total seeds.
-    fn encode(&self, perspective: Player, out: &mut [f32]) {
-        text::encode_board(&self.board, perspective, out);
+    fn last_move(&self) -> MoveFacts {
+        self.last
     }
 }

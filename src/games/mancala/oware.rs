@@ -7,7 +7,7 @@
 //! captured more than half the seeds, at an even split (24–24), or at the first repetition of
 //! a position since the last capture; seeds left on the board then go to their row's owner.
 
-use super::{Board, Landing, Mancala, Rules, Settled, Sowing, bank_rows, playable_pits};
+use super::{Board, Landing, Mancala, MoveFacts, Rules, Sowing, bank_rows, playable_pits};
 use crate::games::Player;
 
 /// Oware's (Abapa) rules.
@@ -38,13 +38,13 @@ impl Rules for Oware {
             || usize::from(board.pit(mover, pit)) >= board.pits_per_side() - pit
     }
 
-    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> Settled {
+    fn settle(&self, board: &mut Board, mover: Player, last: Landing) -> MoveFacts {
         let victim = mover.opponent();
         let Landing::Pit(side, last_pit) = last else {
-            return Settled::default();
+            return MoveFacts::default();
         };
         if side != victim {
-            return Settled::default();
+            return MoveFacts::default();
         }
         let ripe = |seeds: u8| seeds == 2 || seeds == 3;
         let chain: Vec<usize> = (0..=last_pit)
@@ -57,13 +57,13 @@ impl Rules for Oware {
             .sum();
         if seeds == 0 || seeds == board.row_total(victim) {
             // Nothing ripe, or a grand slam: the move stands but captures nothing.
-            return Settled::default();
+            return MoveFacts::default();
         }
         for pit in chain {
             board.set_pit(victim, pit, 0);
         }
         board.add_to_store(mover, seeds as u8);
-        Settled::CAPTURED
+        MoveFacts::CAPTURED
     }
 
     fn finish(&self, board: &mut Board, next: Player) -> bool {

@@ -154,16 +154,3 @@ pub fn board_lines(board: &Board, status: String) -> Vec<String> {
         status,
     ]
 }
-
-/// Network inputs of the board: own pits, own store, opponent pits, opponent store, each
-/// divided by the total seeds (2m + 2 values written at the start of `out`).
-pub fn encode_board(board: &Board, perspective: Player, out: &mut [f32]) {
-    let total = board.total().max(1) as f32;
-    let mut slots = out.iter_mut();
-    for side in [perspective, perspective.opponent()] {
-        for &seeds in board.row(side) {
-            *slots.next().expect("input long enough") = f32::from(seeds) / total;
-        }
-        *slots.next().expect("input long enough") = f32::from(board.store(side)) / total;
-    }
-}
