@@ -13,7 +13,9 @@ use evoboard::eval::othello_heuristic::{OthelloHeuristic, OthelloWeights};
 use evoboard::eval::wpc::{Wpc, standard_weights};
 use evoboard::eval::{Evaluator, EvaluatorError, NamedEvaluators};
 use evoboard::games::othello::Move;
-use evoboard::{Game, Othello, Player};
+use evoboard::rng::rng_for;
+use evoboard::{Game, MoveList, Othello, Player};
+use rand::RngExt;
 
 const BLACK: Player = Player::First;
 const WHITE: Player = Player::Second;
@@ -766,6 +768,83 @@ fn default_heuristic_values_and_antisymmetry() {
             "{}",
             game.to_position_string()
         );
+    }
+}
+
+/// Every position of `games` seeded random games, from the start to the end (passes and
+/// finished games included).
+fn random_game_positions(games: u64) -> Vec<Othello> {
+    let mut positions = Vec::new();
+    let mut moves = MoveList::new();
+    for seed in 0..games {
+        let mut rng = rng_for(seed, &[]);
+        let mut game = Othello::start();
+        positions.push(game.clone());
+        while game.outcome().is_none() {
+            game.legal_moves(&mut moves);
+            game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            positions.push(game.clone());
+        }
+    }
+    positions
+}
+
+/// The default weights of seed 004's heuristic, in the order of `NAMED_FEATURES`.
+const DEFAULT_WEIGHTS: [f32; 7] = [1.0, 10.0, 8.0, 12.0, 3.0, 30.0, 4.0];
+
+/// `heuristic` is Σ default weight × feature in table order, bit for bit (so searches and
+/// benchmarks keep their results), and a sum of names is the sum of those features.
+#[test]
+fn heuristic_is_the_weighted_sum_of_the_features_bit_for_bit() {
+    let heuristic = <Othello as NamedEvaluators>::evaluator("heuristic").unwrap();
+    let sum = <Othello as NamedEvaluators>::evaluator("mobility+corner").unwrap();
+    let positions = random_game_positions(60);
+    assert!(positions.len() > 3000, "{}", positions.len());
+    for game in &positions {
+        for side in [BLACK, WHITE] {
+            let sides = Sides::new(game, side);
+            let expected: f32 = NAMED_FEATURES
+                .iter()
+                .zip(DEFAULT_WEIGHTS)
+                .map(|((_, feature), weight)| weight * feature(&sides))
+                .sum();
+            let position = game.to_position_string();
+            let value = heuristic.evaluate(game, side);
+            assert_eq!(value.to_bits(), expected.to_bits(), "{position}");
+            let pair = features::mobility(&sides) + features::corner(&sides);
+            assert_eq!(sum.evaluate(game, side), pair, "{position}");
+        }
+    }
+}
+
+/// Temporary: the table of the generic weighted sum against the dedicated evaluator it
+/// replaces, before that is deleted.
+#[test]
+fn feature_table_equals_the_old_othello_heuristic() {
+    let file = TempJson::new(r#"{"greedy": 0.5, "corner": 40, "parity": 0}"#);
+    let mut cases = vec![
+        ("heuristic".to_string(), OthelloWeights::default()),
+        (
+            file.path().to_string(),
+            OthelloWeights::from_json_file(file.path()).unwrap(),
+        ),
+    ];
+    for (name, _) in NAMED_FEATURES {
+        cases.push((name.to_string(), OthelloWeights::single(name).unwrap()));
+    }
+    for game in random_game_positions(60) {
+        for (name, weights) in &cases {
+            let new = <Othello as NamedEvaluators>::evaluator(name).unwrap();
+            let old = OthelloHeuristic::new(*weights);
+            for side in [BLACK, WHITE] {
+                assert_eq!(
+                    new.evaluate(&game, side).to_bits(),
+                    old.evaluate(&game, side).to_bits(),
+                    "{name} {}",
+                    game.to_position_string()
+                );
+            }
+        }
     }
 }
 

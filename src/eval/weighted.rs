@@ -1,5 +1,9 @@
 //! Evaluators that are a weighted sum of named features: one mechanism for every game's
 //! heuristics, so that names, feature combinations and JSON weight files work alike.
+//!
+//! Features of one game often need the same costly facts (both sides' Othello move
+//! sets). The game computes them once per evaluation as its [`Featured::Context`], which
+//! every feature then reads; games whose features share nothing use `()`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -7,21 +11,43 @@ use std::sync::Arc;
 use crate::eval::{Evaluator, EvaluatorError, SharedEvaluator};
 use crate::games::{Game, Player};
 
+/// Games whose heuristic is a table of [`Feature`]s.
+pub trait Featured: Sized {
+    /// What the features share, computed once per evaluation; `()` when nothing is shared.
+    type Context;
+
+    /// The context of this position seen from `perspective`.
+    fn context(&self, perspective: Player) -> Self::Context;
+}
+
+/// One evaluation as each feature reads it: the position, the evaluated side, and the
+/// context the game computed for them.
+pub struct Evaluated<'a, G: Featured> {
+    pub game: &'a G,
+    pub side: Player,
+    pub context: G::Context,
+}
+
 /// One feature: its name in specs and weight files, its default weight in `heuristic`,
-/// and the function computing it for a side (positive is good for that side).
-pub struct Feature<G> {
+/// and the function computing it for the evaluated side (positive is good for that side).
+pub struct Feature<G: Featured> {
     pub name: &'static str,
     pub default_weight: f32,
-    pub value: fn(&G, Player) -> f32,
+    pub value: fn(&Evaluated<'_, G>) -> f32,
+}
+
+/// The names of a feature table, in its order (`panel` plays each feature alone).
+pub fn feature_names<G: Featured>(features: &[Feature<G>]) -> Vec<&'static str> {
+    features.iter().map(|feature| feature.name).collect()
 }
 
 /// Σ weight × feature over a game's feature table.
-pub struct WeightedSum<G: 'static> {
+pub struct WeightedSum<G: Featured + 'static> {
     features: &'static [Feature<G>],
     weights: Vec<f32>,
 }
 
-impl<G: Game> WeightedSum<G> {
+impl<G: Game + Featured> WeightedSum<G> {
     /// Every feature at its default weight.
     pub fn defaults(features: &'static [Feature<G>]) -> WeightedSum<G> {
         WeightedSum {
@@ -39,10 +65,13 @@ impl<G: Game> WeightedSum<G> {
     /// `heuristic` (default weights), one feature name or several joined by `+` (weight 1
     /// each, e.g. `h1+h2+h4`), or a path ending in `.json` holding an object of weights by
     /// feature name (missing names keep their defaults, unknown names are an error).
+    /// `others` are the game's names outside the table (such as Othello's `wpc`), which
+    /// the game resolves itself; they are listed when a name is unknown.
     pub fn named(
         features: &'static [Feature<G>],
         name: &str,
         game: &'static str,
+        others: &[&str],
     ) -> Result<WeightedSum<G>, EvaluatorError> {
         if name == "heuristic" {
             return Ok(WeightedSum::defaults(features));
@@ -56,12 +85,14 @@ impl<G: Game> WeightedSum<G> {
                 .iter()
                 .position(|f| f.name == part)
                 .ok_or_else(|| {
-                    let names: Vec<&str> = features.iter().map(|f| f.name).collect();
+                    let names = feature_names(features);
+                    let known: Vec<&str> = ["heuristic"].iter().chain(others).copied().collect();
                     EvaluatorError::Unknown {
                         name: name.to_string(),
                         game,
                         known: format!(
-                            "heuristic, {}, sums such as {}+{}, or FILE.json",
+                            "{}, {}, sums such as {}+{}, or FILE.json",
+                            known.join(", "),
                             names.join(", "),
                             names[0],
                             names[names.len().min(2) - 1]
@@ -106,13 +137,18 @@ impl<G: Game> WeightedSum<G> {
     }
 }
 
-impl<G: Game> Evaluator<G> for WeightedSum<G> {
+impl<G: Game + Featured> Evaluator<G> for WeightedSum<G> {
     fn evaluate(&self, game: &G, perspective: Player) -> f32 {
+        let evaluated = Evaluated {
+            game,
+            side: perspective,
+            context: game.context(perspective),
+        };
         self.features
             .iter()
             .zip(&self.weights)
             .filter(|(_, w)| **w != 0.0)
-            .map(|(f, w)| w * (f.value)(game, perspective))
+            .map(|(f, w)| w * (f.value)(&evaluated))
             .sum()
     }
 }
