@@ -28,6 +28,8 @@
 //! (store seeds moved into holes) does not disturb as it does the raw store; it beat
 //! `stores` alone 83/100 at depth 4 (and 56/100 at depth 2), where `side` or `holes`
 //! weights lost (15–36/100).
+//!
+//! Mancala features are cheap and share nothing, so their evaluation context is `()`.
 
 use crate::eval::weighted::{Evaluated, Feature, Featured, WeightedSum, feature_names};
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
@@ -57,7 +59,7 @@ fn third<R: Rules>(game: &Mancala<R>, me: Player, which: usize) -> f32 {
 }
 
 /// Kalah's features, seed 002's H1–H6.
-pub static KALAH_FEATURES: [Feature<Mancala<Kalah>>; 6] = [
+static KALAH_FEATURES: [Feature<Mancala<Kalah>>; 6] = [
     Feature {
         name: "h1",
         default_weight: 1.0,
@@ -99,7 +101,7 @@ fn count_pits(game: &Mancala<Oware>, side: Player, keep: fn(u8) -> bool) -> f32 
 }
 
 /// Oware's features.
-pub static OWARE_FEATURES: [Feature<Mancala<Oware>>; 4] = [
+static OWARE_FEATURES: [Feature<Mancala<Oware>>; 4] = [
     Feature {
         name: "captured",
         default_weight: 1.0,
@@ -128,28 +130,42 @@ pub static OWARE_FEATURES: [Feature<Mancala<Oware>>; 4] = [
     },
 ];
 
+impl Featured for Mancala<Kalah> {
+    type Context = ();
+    const FEATURES: &'static [Feature<Self>] = &KALAH_FEATURES;
+
+    fn context(&self, _perspective: Player) {}
+}
+
 impl NamedEvaluators for Mancala<Kalah> {
     /// `heuristic`, `stores` (= h1, the store difference of seed 000's MM player), `h1`…`h6`,
     /// sums like `h1+h2+h4`, or a JSON weights file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
         let name = if name == "stores" { "h1" } else { name };
-        Ok(WeightedSum::named(&KALAH_FEATURES, name, Kalah::NAME, &[])?.shared())
+        Ok(WeightedSum::named(name, Kalah::NAME, &[])?.shared())
     }
 
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&KALAH_FEATURES)
+        feature_names::<Self>()
     }
+}
+
+impl Featured for Mancala<Oware> {
+    type Context = ();
+    const FEATURES: &'static [Feature<Self>] = &OWARE_FEATURES;
+
+    fn context(&self, _perspective: Player) {}
 }
 
 impl NamedEvaluators for Mancala<Oware> {
     /// `heuristic`, `stores` (= captured), a feature name, sums of them, or a JSON file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
         let name = if name == "stores" { "captured" } else { name };
-        Ok(WeightedSum::named(&OWARE_FEATURES, name, Oware::NAME, &[])?.shared())
+        Ok(WeightedSum::named(name, Oware::NAME, &[])?.shared())
     }
 
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&OWARE_FEATURES)
+        feature_names::<Self>()
     }
 }
 
@@ -168,19 +184,6 @@ impl OnBoard for Congkak {
     fn mancala_board(&self) -> &Board {
         self.board()
     }
-}
-
-/// Mancala features share nothing: each reads the board directly.
-impl<R: Rules> Featured for Mancala<R> {
-    type Context = ();
-
-    fn context(&self, _perspective: Player) {}
-}
-
-impl Featured for Congkak {
-    type Context = ();
-
-    fn context(&self, _perspective: Player) {}
 }
 
 fn store_difference<G: OnBoard + Featured>(e: &Evaluated<'_, G>) -> f32 {
@@ -233,10 +236,10 @@ const fn board_features<G: OnBoard + Featured>(side: f32, holes: f32) -> [Featur
 }
 
 /// Congklak's features.
-pub static CONGKLAK_FEATURES: [Feature<Mancala<Congklak>>; 3] = board_features(0.25, 0.1);
+static CONGKLAK_FEATURES: [Feature<Mancala<Congklak>>; 3] = board_features(0.25, 0.1);
 
 /// Congkak's features: the shared ones, and burnt holes.
-pub static CONGKAK_FEATURES: [Feature<Congkak>; 4] = {
+static CONGKAK_FEATURES: [Feature<Congkak>; 4] = {
     let [stores, side, holes] = board_features(0.0, 0.0);
     [
         stores,
@@ -250,24 +253,38 @@ pub static CONGKAK_FEATURES: [Feature<Congkak>; 4] = {
     ]
 };
 
+impl Featured for Mancala<Congklak> {
+    type Context = ();
+    const FEATURES: &'static [Feature<Self>] = &CONGKLAK_FEATURES;
+
+    fn context(&self, _perspective: Player) {}
+}
+
 impl NamedEvaluators for Mancala<Congklak> {
     /// `heuristic`, `stores`, `side`, `holes`, sums of them, or a JSON weights file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
-        Ok(WeightedSum::named(&CONGKLAK_FEATURES, name, Congklak::NAME, &[])?.shared())
+        Ok(WeightedSum::named(name, Congklak::NAME, &[])?.shared())
     }
 
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&CONGKLAK_FEATURES)
+        feature_names::<Self>()
     }
+}
+
+impl Featured for Congkak {
+    type Context = ();
+    const FEATURES: &'static [Feature<Self>] = &CONGKAK_FEATURES;
+
+    fn context(&self, _perspective: Player) {}
 }
 
 impl NamedEvaluators for Congkak {
     /// `heuristic`, `stores`, `side`, `holes`, `burnt`, sums of them, or a JSON file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
-        Ok(WeightedSum::named(&CONGKAK_FEATURES, name, "congkak", &[])?.shared())
+        Ok(WeightedSum::named(name, "congkak", &[])?.shared())
     }
 
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&CONGKAK_FEATURES)
+        feature_names::<Self>()
     }
 }

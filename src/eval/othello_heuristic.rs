@@ -15,51 +15,36 @@ use crate::games::othello::Othello;
 /// moves, and move generation is the costly part), so they are computed once.
 impl Featured for Othello {
     type Context = Sides;
+    const FEATURES: &'static [Feature<Self>] = &OTHELLO_FEATURES;
 
     fn context(&self, perspective: Player) -> Sides {
         Sides::new(self, perspective)
     }
 }
 
+/// The feature of `othello_features` called `$name`, which reads the context [`Sides`], at
+/// default weight `$weight`.
+macro_rules! on_sides {
+    ($name:ident, $weight:expr) => {
+        Feature {
+            name: stringify!($name),
+            default_weight: $weight,
+            value: |e| feature::$name(&e.context),
+        }
+    };
+}
+
 /// The seven features with their default weights, chosen so one corner outweighs a
 /// handful of discs, and so that mobility and stability dominate raw disc count until the
 /// end: greedy 1, forfeit 10, mobility 8, stability 12, frontier 3, corner 30, parity 4.
-pub static OTHELLO_FEATURES: [Feature<Othello>; 7] = [
-    Feature {
-        name: "greedy",
-        default_weight: 1.0,
-        value: |e| feature::greedy(&e.context),
-    },
-    Feature {
-        name: "forfeit",
-        default_weight: 10.0,
-        value: |e| feature::forfeit(&e.context),
-    },
-    Feature {
-        name: "mobility",
-        default_weight: 8.0,
-        value: |e| feature::mobility(&e.context),
-    },
-    Feature {
-        name: "stability",
-        default_weight: 12.0,
-        value: |e| feature::stability(&e.context),
-    },
-    Feature {
-        name: "frontier",
-        default_weight: 3.0,
-        value: |e| feature::frontier(&e.context),
-    },
-    Feature {
-        name: "corner",
-        default_weight: 30.0,
-        value: |e| feature::corner(&e.context),
-    },
-    Feature {
-        name: "parity",
-        default_weight: 4.0,
-        value: |e| feature::parity(&e.context),
-    },
+static OTHELLO_FEATURES: [Feature<Othello>; 7] = [
+    on_sides!(greedy, 1.0),
+    on_sides!(forfeit, 10.0),
+    on_sides!(mobility, 8.0),
+    on_sides!(stability, 12.0),
+    on_sides!(frontier, 3.0),
+    on_sides!(corner, 30.0),
+    on_sides!(parity, 4.0),
 ];
 
 impl NamedEvaluators for Othello {
@@ -70,12 +55,12 @@ impl NamedEvaluators for Othello {
             return Ok(Arc::new(Wpc::standard()));
         }
         let extras = Self::panel_extras();
-        Ok(WeightedSum::named(&OTHELLO_FEATURES, name, "othello", extras)?.shared())
+        Ok(WeightedSum::named(name, "othello", extras)?.shared())
     }
 
     /// The seven features of the seed-004 heuristic.
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&OTHELLO_FEATURES)
+        feature_names::<Self>()
     }
 
     /// The CEC 2006 competition's standard WPC.

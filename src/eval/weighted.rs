@@ -6,15 +6,20 @@
 //! every feature then reads; games whose features share nothing use `()`.
 
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::eval::{Evaluator, EvaluatorError, SharedEvaluator};
 use crate::games::{Game, Player};
 
 /// Games whose heuristic is a table of [`Feature`]s.
-pub trait Featured: Sized {
+pub trait Featured: Sized + 'static {
     /// What the features share, computed once per evaluation; `()` when nothing is shared.
     type Context;
+
+    /// The features, in the order `panel` plays them alone. A constant, so that the
+    /// evaluator's loop over them compiles to direct (inlined) calls.
+    const FEATURES: &'static [Feature<Self>];
 
     /// The context of this position seen from `perspective`.
     fn context(&self, perspective: Player) -> Self::Context;
@@ -36,56 +41,55 @@ pub struct Feature<G: Featured> {
     pub value: fn(&Evaluated<'_, G>) -> f32,
 }
 
-/// The names of a feature table, in its order (`panel` plays each feature alone).
-pub fn feature_names<G: Featured>(features: &[Feature<G>]) -> Vec<&'static str> {
-    features.iter().map(|feature| feature.name).collect()
+/// The names of a game's features, in table order (`panel` plays each feature alone).
+pub fn feature_names<G: Featured>() -> Vec<&'static str> {
+    G::FEATURES.iter().map(|feature| feature.name).collect()
 }
 
 /// Σ weight × feature over a game's feature table.
-pub struct WeightedSum<G: Featured + 'static> {
-    features: &'static [Feature<G>],
+pub struct WeightedSum<G> {
+    /// One weight per feature of `G::FEATURES`.
     weights: Vec<f32>,
+    game: PhantomData<fn() -> G>,
 }
 
 impl<G: Game + Featured> WeightedSum<G> {
     /// Every feature at its default weight.
-    pub fn defaults(features: &'static [Feature<G>]) -> WeightedSum<G> {
+    fn defaults() -> WeightedSum<G> {
+        WeightedSum::with(G::FEATURES.iter().map(|f| f.default_weight).collect())
+    }
+
+    fn with(weights: Vec<f32>) -> WeightedSum<G> {
         WeightedSum {
-            features,
-            weights: features.iter().map(|f| f.default_weight).collect(),
+            weights,
+            game: PhantomData,
         }
     }
 
-    /// The weights, in table order.
-    pub fn weights(&self) -> &[f32] {
-        &self.weights
-    }
-
-    /// Resolves an evaluator name against a feature table:
+    /// Resolves an evaluator name against the game's feature table:
     /// `heuristic` (default weights), one feature name or several joined by `+` (weight 1
     /// each, e.g. `h1+h2+h4`), or a path ending in `.json` holding an object of weights by
     /// feature name (missing names keep their defaults, unknown names are an error).
     /// `others` are the game's names outside the table (such as Othello's `wpc`), which
     /// the game resolves itself; they are listed when a name is unknown.
     pub fn named(
-        features: &'static [Feature<G>],
         name: &str,
         game: &'static str,
         others: &[&str],
     ) -> Result<WeightedSum<G>, EvaluatorError> {
         if name == "heuristic" {
-            return Ok(WeightedSum::defaults(features));
+            return Ok(WeightedSum::defaults());
         }
         if name.ends_with(".json") {
-            return Self::from_json_file(features, name);
+            return Self::from_json_file(name);
         }
-        let mut weights = vec![0.0; features.len()];
+        let mut weights = vec![0.0; G::FEATURES.len()];
         for part in name.split('+') {
-            let index = features
+            let index = G::FEATURES
                 .iter()
                 .position(|f| f.name == part)
                 .ok_or_else(|| {
-                    let names = feature_names(features);
+                    let names = feature_names::<G>();
                     let known: Vec<&str> = ["heuristic"].iter().chain(others).copied().collect();
                     EvaluatorError::Unknown {
                         name: name.to_string(),
@@ -101,13 +105,10 @@ impl<G: Game + Featured> WeightedSum<G> {
                 })?;
             weights[index] = 1.0;
         }
-        Ok(WeightedSum { features, weights })
+        Ok(WeightedSum::with(weights))
     }
 
-    fn from_json_file(
-        features: &'static [Feature<G>],
-        path: &str,
-    ) -> Result<WeightedSum<G>, EvaluatorError> {
+    fn from_json_file(path: &str) -> Result<WeightedSum<G>, EvaluatorError> {
         let failure = |reason: String| EvaluatorError::WeightsFile {
             path: path.to_string(),
             reason,
@@ -115,14 +116,14 @@ impl<G: Game + Featured> WeightedSum<G> {
         let text = std::fs::read_to_string(path).map_err(|e| failure(e.to_string()))?;
         let given: BTreeMap<String, f32> =
             serde_json::from_str(&text).map_err(|e| failure(e.to_string()))?;
-        let mut sum = WeightedSum::defaults(features);
+        let mut sum = WeightedSum::defaults();
         for (name, weight) in given {
             if !weight.is_finite() {
                 return Err(failure(format!(
                     "the weight of '{name}' is not a finite number"
                 )));
             }
-            let index = features
+            let index = G::FEATURES
                 .iter()
                 .position(|f| f.name == name)
                 .ok_or_else(|| failure(format!("unknown feature '{name}'")))?;
@@ -144,9 +145,11 @@ impl<G: Game + Featured> Evaluator<G> for WeightedSum<G> {
             side: perspective,
             context: game.context(perspective),
         };
-        self.features
+        // A slice of constant length, so the loop over the constant table unrolls.
+        let weights = &self.weights[..G::FEATURES.len()];
+        G::FEATURES
             .iter()
-            .zip(&self.weights)
+            .zip(weights)
             .filter(|(_, w)| **w != 0.0)
             .map(|(f, w)| w * (f.value)(&evaluated))
             .sum()
