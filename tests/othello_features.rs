@@ -777,11 +777,11 @@ fn random_game_positions(games: u64) -> Vec<Othello> {
     for seed in 0..games {
         let mut rng = rng_for(seed, &[]);
         let mut game = Othello::start();
-        positions.push(game.clone());
+        positions.push(game);
         while game.outcome().is_none() {
             game.legal_moves(&mut moves);
             game.play_unchecked(moves[rng.random_range(0..moves.len())]);
-            positions.push(game.clone());
+            positions.push(game);
         }
     }
     positions
