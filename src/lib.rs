@@ -2,6 +2,7 @@
 //! them against heuristic search players. See README.md for the commands.
 
 pub mod arena;
+pub mod champion;
 pub mod cli;
 pub mod eval;
 pub mod evolve;

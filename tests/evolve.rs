@@ -773,7 +773,7 @@ generation,fitness_max,fitness_mean,fitness_min,bench_games,bench_wins,bench_dra
 5,22.000,14.500,6.000,10,0,0,10,0.0000,0.0000,0.2775,4.727915";
     assert_eq!(csv, expected);
     let champion =
-        evoboard::eval::neural::Champion::load(&dir.join("champion.evo"), "othello").unwrap();
+        evoboard::champion::Champion::load(&dir.join("champion.evo"), "othello").unwrap();
     let bytes: Vec<u8> = champion
         .genes
         .iter()

@@ -6,8 +6,9 @@ use std::path::Path;
 use rand::RngExt;
 
 use evoboard::arena::{AgentSpec, random_opening};
+use evoboard::champion::Champion;
 use evoboard::eval::Evaluator;
-use evoboard::eval::neural::{Champion, NeuralEvaluator, NeuralInput};
+use evoboard::eval::neural::{NeuralEvaluator, NeuralInput};
 use evoboard::eval::othello_tuples::symmetries;
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, MoveList, Notation, Player};

@@ -9,11 +9,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use evoboard::eval::othello_features::{self as features, Sides, empty_regions, stable_discs};
-use evoboard::eval::othello_heuristic::{OthelloHeuristic, OthelloWeights};
 use evoboard::eval::wpc::{Wpc, standard_weights};
 use evoboard::eval::{Evaluator, EvaluatorError, NamedEvaluators};
 use evoboard::games::othello::Move;
-use evoboard::{Game, Notation, Othello, Player};
+use evoboard::rng::rng_for;
+use evoboard::{Game, MoveList, Notation, Othello, Player};
+use rand::RngExt;
 
 const BLACK: Player = Player::First;
 const WHITE: Player = Player::Second;
@@ -729,10 +730,10 @@ const NAMED_FEATURES: [(&str, FeatureFn); 7] = [
 
 #[test]
 fn single_feature_weights_evaluate_to_that_feature() {
-    let mobility_only = OthelloHeuristic::new(OthelloWeights::single("mobility").unwrap());
+    let mobility_only = <Othello as NamedEvaluators>::evaluator("mobility").unwrap();
     assert_eq!(mobility_only.evaluate(&mixed(), BLACK), 3.0);
     for (name, feature) in NAMED_FEATURES {
-        let heuristic = OthelloHeuristic::new(OthelloWeights::single(name).unwrap());
+        let heuristic = <Othello as NamedEvaluators>::evaluator(name).unwrap();
         for game in sample_positions() {
             for side in [BLACK, WHITE] {
                 assert_eq!(
@@ -744,12 +745,11 @@ fn single_feature_weights_evaluate_to_that_feature() {
             }
         }
     }
-    assert!(OthelloWeights::single("nonsense").is_none());
 }
 
 #[test]
 fn default_heuristic_values_and_antisymmetry() {
-    let heuristic = OthelloHeuristic::new(OthelloWeights::default());
+    let heuristic = <Othello as NamedEvaluators>::evaluator("heuristic").unwrap();
     // corner_pair: greedy 0, forfeit 1, mobility 1, stability 1, frontier 1 - 1 = 0,
     // corner 1, parity 0 => 10 + 8 + 12 + 30 = 60.
     assert_eq!(heuristic.evaluate(&corner_pair(BLACK), BLACK), 60.0);
@@ -766,6 +766,57 @@ fn default_heuristic_values_and_antisymmetry() {
             "{}",
             game.to_position_string()
         );
+    }
+}
+
+/// Every position of `games` seeded random games, from the start to the end (passes and
+/// finished games included).
+fn random_game_positions(games: u64) -> Vec<Othello> {
+    let mut positions = Vec::new();
+    let mut moves = MoveList::new();
+    for seed in 0..games {
+        let mut rng = rng_for(seed, &[]);
+        let mut game = Othello::start();
+        positions.push(game);
+        while game.outcome().is_none() {
+            game.legal_moves(&mut moves);
+            game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            positions.push(game);
+        }
+    }
+    positions
+}
+
+/// The default weights of seed 004's heuristic, in the order of `NAMED_FEATURES`.
+const DEFAULT_WEIGHTS: [f32; 7] = [1.0, 10.0, 8.0, 12.0, 3.0, 30.0, 4.0];
+
+/// Σ weight × feature in the order of `NAMED_FEATURES`, as seed 004's heuristic sums them.
+fn weighted_sum(weights: [f32; 7], sides: &Sides) -> f32 {
+    NAMED_FEATURES
+        .iter()
+        .zip(weights)
+        .map(|((_, feature), weight)| weight * feature(sides))
+        .sum()
+}
+
+/// `heuristic` is Σ default weight × feature in table order, bit for bit (so searches and
+/// benchmarks keep their results), and a sum of names is the sum of those features.
+#[test]
+fn heuristic_is_the_weighted_sum_of_the_features_bit_for_bit() {
+    let heuristic = <Othello as NamedEvaluators>::evaluator("heuristic").unwrap();
+    let sum = <Othello as NamedEvaluators>::evaluator("mobility+corner").unwrap();
+    let positions = random_game_positions(60);
+    assert!(positions.len() > 3000, "{}", positions.len());
+    for game in &positions {
+        for side in [BLACK, WHITE] {
+            let sides = Sides::new(game, side);
+            let expected = weighted_sum(DEFAULT_WEIGHTS, &sides);
+            let position = game.to_position_string();
+            let value = heuristic.evaluate(game, side);
+            assert_eq!(value.to_bits(), expected.to_bits(), "{position}");
+            let pair = features::mobility(&sides) + features::corner(&sides);
+            assert_eq!(sum.evaluate(game, side), pair, "{position}");
+        }
     }
 }
 
@@ -798,48 +849,44 @@ impl Drop for TempJson {
 #[test]
 fn weights_file_overrides_only_given_keys() {
     let file = TempJson::new(r#"{"greedy": 0.5, "corner": 40}"#);
-    let weights = OthelloWeights::from_json_file(file.path()).expect("partial weights load");
-    let expected = OthelloWeights {
-        greedy: 0.5,
-        corner: 40.0,
-        ..OthelloWeights::default()
-    };
-    assert_eq!(weights, expected);
-    assert_eq!(weights.forfeit, 10.0);
-    assert_eq!(weights.mobility, 8.0);
-    assert_eq!(weights.stability, 12.0);
-    assert_eq!(weights.frontier, 3.0);
-    assert_eq!(weights.parity, 4.0);
-
-    // The same file by name: mixed is 0.5 * -2 + 24 + 12 + 9 + 40 = 84.
-    let evaluator = <Othello as NamedEvaluators>::evaluator(file.path()).expect("json path");
-    assert_eq!(evaluator.evaluate(&mixed(), BLACK), 84.0);
+    let weighted = <Othello as NamedEvaluators>::evaluator(file.path()).expect("json path");
+    // mixed is 0.5 * -2 + 24 + 12 + 9 + 40 = 84.
+    assert_eq!(weighted.evaluate(&mixed(), BLACK), 84.0);
 
     let empty = TempJson::new("{}");
-    assert_eq!(
-        OthelloWeights::from_json_file(empty.path()).unwrap(),
-        OthelloWeights::default()
-    );
+    let defaults = <Othello as NamedEvaluators>::evaluator(empty.path()).unwrap();
+    let weights = [0.5, 10.0, 8.0, 12.0, 3.0, 40.0, 4.0];
+    for game in random_game_positions(10) {
+        for side in [BLACK, WHITE] {
+            let sides = Sides::new(&game, side);
+            let value = weighted.evaluate(&game, side);
+            assert_eq!(value.to_bits(), weighted_sum(weights, &sides).to_bits());
+            let value = defaults.evaluate(&game, side);
+            assert_eq!(
+                value.to_bits(),
+                weighted_sum(DEFAULT_WEIGHTS, &sides).to_bits()
+            );
+        }
+    }
 }
 
 #[test]
 fn weights_file_rejects_unknown_keys_and_malformed_json() {
-    let unknown = TempJson::new(r#"{"greedy": 1, "bogus": 2}"#);
-    assert!(matches!(
-        OthelloWeights::from_json_file(unknown.path()),
-        Err(EvaluatorError::WeightsFile { .. })
-    ));
-    let malformed = TempJson::new(r#"{"greedy": "#);
-    assert!(matches!(
-        OthelloWeights::from_json_file(malformed.path()),
-        Err(EvaluatorError::WeightsFile { .. })
-    ));
+    for contents in [r#"{"greedy": 1, "bogus": 2}"#, r#"{"greedy": "#] {
+        let file = TempJson::new(contents);
+        assert!(
+            matches!(
+                <Othello as NamedEvaluators>::evaluator(file.path()),
+                Err(EvaluatorError::WeightsFile { .. })
+            ),
+            "{contents}"
+        );
+    }
     let missing = std::env::temp_dir().join(format!(
         "evoboard-othello-features-{}-missing.json",
         std::process::id()
     ));
     let missing = missing.to_str().unwrap();
-    assert!(OthelloWeights::from_json_file(missing).is_err());
     assert!(matches!(
         <Othello as NamedEvaluators>::evaluator(missing),
         Err(EvaluatorError::WeightsFile { .. })

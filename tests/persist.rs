@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use evoboard::eval::neural::Champion;
+use evoboard::champion::Champion;
 use evoboard::nn::{Architecture, Topology, nguyen_widrow};
 use evoboard::persist::{self, FORMAT_VERSION, FileKind, PersistError, decode, encode};
 use evoboard::rng::rng_for;

@@ -12,13 +12,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::arena::panel::search_spec;
-use crate::eval::neural::Champion;
+use crate::champion::Champion;
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
 use crate::persist::PersistError;
-
-/// Deepest search a spec may ask for: a guard against typos. (Full-width search grows
-/// exponentially; beyond about 10 plies a single move can take minutes or more.)
-pub const MAX_DEPTH: u32 = 30;
+use crate::search::MAX_DEPTH;
 
 /// Deepest fixed-depth search a spec may ask for without a time limit: deeper ones can take
 /// hours a move (Othello's `heuristic:12` already takes seconds), so they need `~SECONDS`.

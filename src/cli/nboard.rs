@@ -175,7 +175,7 @@ pub fn serve(
                         if let (Some(searcher), Ok(depth)) =
                             (engine.searcher.as_mut(), value.trim().parse::<u32>())
                         {
-                            searcher.depth = depth.clamp(1, crate::arena::spec::MAX_DEPTH);
+                            searcher.depth = depth.clamp(1, crate::search::MAX_DEPTH);
                         }
                     }
                     "game" => match parse_ggf(value) {

@@ -28,8 +28,10 @@
 //! (store seeds moved into holes) does not disturb as it does the raw store; it beat
 //! `stores` alone 83/100 at depth 4 (and 56/100 at depth 2), where `side` or `holes`
 //! weights lost (15–36/100).
+//!
+//! Mancala features are cheap and share nothing, so their evaluation context is `()`.
 
-use crate::eval::weighted::{Feature, WeightedSum};
+use crate::eval::weighted::{Evaluated, Feature, Featured, WeightedSum, feature_names};
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
 use crate::games::Player;
 use crate::games::mancala::{
@@ -57,36 +59,36 @@ fn third<R: Rules>(game: &Mancala<R>, me: Player, which: usize) -> f32 {
 }
 
 /// Kalah's features, seed 002's H1–H6.
-pub static KALAH_FEATURES: [Feature<Mancala<Kalah>>; 6] = [
+static KALAH_FEATURES: [Feature<Mancala<Kalah>>; 6] = [
     Feature {
         name: "h1",
         default_weight: 1.0,
-        value: |g, me| store(g, me) - store(g, me.opponent()),
+        value: |e| store(e.game, e.side) - store(e.game, e.side.opponent()),
     },
     Feature {
         name: "h2",
         default_weight: 0.25,
-        value: |g, me| store(g, me) - winning_threshold(g),
+        value: |e| store(e.game, e.side) - winning_threshold(e.game),
     },
     Feature {
         name: "h3",
         default_weight: 0.25,
-        value: |g, me| winning_threshold(g) - store(g, me.opponent()),
+        value: |e| winning_threshold(e.game) - store(e.game, e.side.opponent()),
     },
     Feature {
         name: "h4",
         default_weight: 0.1,
-        value: |g, me| third(g, me, 2),
+        value: |e| third(e.game, e.side, 2),
     },
     Feature {
         name: "h5",
         default_weight: 0.0,
-        value: |g, me| third(g, me, 0),
+        value: |e| third(e.game, e.side, 0),
     },
     Feature {
         name: "h6",
         default_weight: 0.05,
-        value: |g, me| third(g, me, 1),
+        value: |e| third(e.game, e.side, 1),
     },
 ];
 
@@ -99,63 +101,72 @@ fn count_pits(game: &Mancala<Oware>, side: Player, keep: fn(u8) -> bool) -> f32 
 }
 
 /// Oware's features.
-pub static OWARE_FEATURES: [Feature<Mancala<Oware>>; 4] = [
+static OWARE_FEATURES: [Feature<Mancala<Oware>>; 4] = [
     Feature {
         name: "captured",
         default_weight: 1.0,
-        value: |g, me| store(g, me) - store(g, me.opponent()),
+        value: |e| store(e.game, e.side) - store(e.game, e.side.opponent()),
     },
     Feature {
         name: "mobility",
         default_weight: 0.2,
-        value: |g, me| legal_count(g, me) - legal_count(g, me.opponent()),
+        value: |e| legal_count(e.game, e.side) - legal_count(e.game, e.side.opponent()),
     },
     Feature {
         name: "vulnerable",
         default_weight: 0.3,
-        value: |g, me| {
+        value: |e| {
             let weak = |s: u8| s == 1 || s == 2;
-            count_pits(g, me.opponent(), weak) - count_pits(g, me, weak)
+            count_pits(e.game, e.side.opponent(), weak) - count_pits(e.game, e.side, weak)
         },
     },
     Feature {
         name: "accumulation",
         default_weight: 0.5,
-        value: |g, me| {
+        value: |e| {
             let heavy = |s: u8| s >= 12;
-            count_pits(g, me, heavy) - count_pits(g, me.opponent(), heavy)
+            count_pits(e.game, e.side, heavy) - count_pits(e.game, e.side.opponent(), heavy)
         },
     },
 ];
+
+impl Featured for Mancala<Kalah> {
+    type Context = ();
+    const FEATURES: &'static [Feature<Self>] = &KALAH_FEATURES;
+
+    fn context(&self, _perspective: Player) {}
+}
 
 impl NamedEvaluators for Mancala<Kalah> {
     /// `heuristic`, `stores` (= h1, the store difference of seed 000's MM player), `h1`…`h6`,
     /// sums like `h1+h2+h4`, or a JSON weights file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
         let name = if name == "stores" { "h1" } else { name };
-        Ok(WeightedSum::named(&KALAH_FEATURES, name, Kalah::NAME)?.shared())
+        Ok(WeightedSum::named(name, Kalah::NAME, &[])?.shared())
     }
 
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&KALAH_FEATURES)
+        feature_names::<Self>()
     }
+}
+
+impl Featured for Mancala<Oware> {
+    type Context = ();
+    const FEATURES: &'static [Feature<Self>] = &OWARE_FEATURES;
+
+    fn context(&self, _perspective: Player) {}
 }
 
 impl NamedEvaluators for Mancala<Oware> {
     /// `heuristic`, `stores` (= captured), a feature name, sums of them, or a JSON file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
         let name = if name == "stores" { "captured" } else { name };
-        Ok(WeightedSum::named(&OWARE_FEATURES, name, Oware::NAME)?.shared())
+        Ok(WeightedSum::named(name, Oware::NAME, &[])?.shared())
     }
 
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&OWARE_FEATURES)
+        feature_names::<Self>()
     }
-}
-
-/// The names of a feature table, for `panel`'s one-feature opponents.
-fn feature_names<G>(features: &[Feature<G>]) -> Vec<&'static str> {
-    features.iter().map(|feature| feature.name).collect()
 }
 
 /// Games played on a mancala [`Board`], so board features are written once for all.
@@ -175,13 +186,13 @@ impl OnBoard for Congkak {
     }
 }
 
-fn store_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
-    let board = game.mancala_board();
+fn store_difference<G: OnBoard + Featured>(e: &Evaluated<'_, G>) -> f32 {
+    let (board, me) = (e.game.mancala_board(), e.side);
     f32::from(board.store(me)) - f32::from(board.store(me.opponent()))
 }
 
-fn side_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
-    let board = game.mancala_board();
+fn side_difference<G: OnBoard + Featured>(e: &Evaluated<'_, G>) -> f32 {
+    let (board, me) = (e.game.mancala_board(), e.side);
     board.row_total(me) as f32 - board.row_total(me.opponent()) as f32
 }
 
@@ -193,18 +204,18 @@ fn count_holes<G: OnBoard>(game: &G, keep: impl Fn(&Board, usize) -> bool) -> f3
         .count() as f32
 }
 
-fn playable_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
-    let playable = |side: Player| count_holes(game, |b, h| b.pit(side, h) > 0);
-    playable(me) - playable(me.opponent())
+fn playable_difference<G: OnBoard + Featured>(e: &Evaluated<'_, G>) -> f32 {
+    let playable = |side: Player| count_holes(e.game, |b, h| b.pit(side, h) > 0);
+    playable(e.side) - playable(e.side.opponent())
 }
 
-fn burnt_difference<G: OnBoard>(game: &G, me: Player) -> f32 {
-    let burnt = |side: Player| count_holes(game, |b, h| b.is_burnt(side, h));
-    burnt(me.opponent()) - burnt(me)
+fn burnt_difference<G: OnBoard + Featured>(e: &Evaluated<'_, G>) -> f32 {
+    let burnt = |side: Player| count_holes(e.game, |b, h| b.is_burnt(side, h));
+    burnt(e.side.opponent()) - burnt(e.side)
 }
 
 /// The features Congklak and Congkak share, with the given weights for `side` and `holes`.
-const fn board_features<G: OnBoard>(side: f32, holes: f32) -> [Feature<G>; 3] {
+const fn board_features<G: OnBoard + Featured>(side: f32, holes: f32) -> [Feature<G>; 3] {
     [
         Feature {
             name: "stores",
@@ -225,10 +236,10 @@ const fn board_features<G: OnBoard>(side: f32, holes: f32) -> [Feature<G>; 3] {
 }
 
 /// Congklak's features.
-pub static CONGKLAK_FEATURES: [Feature<Mancala<Congklak>>; 3] = board_features(0.25, 0.1);
+static CONGKLAK_FEATURES: [Feature<Mancala<Congklak>>; 3] = board_features(0.25, 0.1);
 
 /// Congkak's features: the shared ones, and burnt holes.
-pub static CONGKAK_FEATURES: [Feature<Congkak>; 4] = {
+static CONGKAK_FEATURES: [Feature<Congkak>; 4] = {
     let [stores, side, holes] = board_features(0.0, 0.0);
     [
         stores,
@@ -242,24 +253,38 @@ pub static CONGKAK_FEATURES: [Feature<Congkak>; 4] = {
     ]
 };
 
+impl Featured for Mancala<Congklak> {
+    type Context = ();
+    const FEATURES: &'static [Feature<Self>] = &CONGKLAK_FEATURES;
+
+    fn context(&self, _perspective: Player) {}
+}
+
 impl NamedEvaluators for Mancala<Congklak> {
     /// `heuristic`, `stores`, `side`, `holes`, sums of them, or a JSON weights file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
-        Ok(WeightedSum::named(&CONGKLAK_FEATURES, name, Congklak::NAME)?.shared())
+        Ok(WeightedSum::named(name, Congklak::NAME, &[])?.shared())
     }
 
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&CONGKLAK_FEATURES)
+        feature_names::<Self>()
     }
+}
+
+impl Featured for Congkak {
+    type Context = ();
+    const FEATURES: &'static [Feature<Self>] = &CONGKAK_FEATURES;
+
+    fn context(&self, _perspective: Player) {}
 }
 
 impl NamedEvaluators for Congkak {
     /// `heuristic`, `stores`, `side`, `holes`, `burnt`, sums of them, or a JSON file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
-        Ok(WeightedSum::named(&CONGKAK_FEATURES, name, "congkak")?.shared())
+        Ok(WeightedSum::named(name, "congkak", &[])?.shared())
     }
 
     fn panel_features() -> Vec<&'static str> {
-        feature_names(&CONGKAK_FEATURES)
+        feature_names::<Self>()
     }
 }

@@ -18,7 +18,7 @@ use crate::games::{Describe, Game, Player};
 /// Scores positions of game `G`. Higher is better for `perspective`.
 ///
 /// Values should stay well inside ±[`HEURISTIC_BOUND`]: the search clamps them there so that
-/// exact results of finished games (see [`crate::search`]) always dominate.
+/// exact results of finished games (see the `search` module) always dominate.
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The heuristic value of `game` for `perspective`.
     fn evaluate(&self, game: &G, perspective: Player) -> f32;

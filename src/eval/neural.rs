@@ -1,5 +1,4 @@
-//! Learned evaluators: a network of any family scores positions, and a saved champion can
-//! be loaded to play.
+//! Learned evaluators: a network of any family scores positions.
 //!
 //! The two families read a position differently:
 //! - an **MLP** (seed 004 §2.2) reads the dense input [`NeuralInput::encode`] as seen from the
@@ -12,10 +11,6 @@
 //!   tanh(score) at game results (±1, 0); search and move choice compare the scores
 //!   themselves, which never saturate.
 
-use std::path::Path;
-
-use serde::{Deserialize, Serialize};
-
 use crate::eval::Evaluator;
 use crate::eval::{mancala_tuples, othello_tuples};
 use crate::games::mancala::congkak::HOLES;
@@ -26,8 +21,7 @@ use crate::games::{Notation, Player};
 use arrayvec::ArrayVec;
 
 use crate::nn::ntuple::{MAX_CELLS, MAX_FEATURES};
-use crate::nn::{Architecture, MAX_WIDTH, Mlp, NTuple, Network, Topology, TupleSpec};
-use crate::persist::{self, FileKind, PersistError};
+use crate::nn::{Architecture, MAX_WIDTH, Mlp, NTuple, Network, TupleSpec};
 
 /// How a game's board looks to n-tuple networks: its cells, their states and the board's
 /// symmetries (maps from cell to cell, the identity first).
@@ -403,97 +397,5 @@ impl<G: NeuralInput> Evaluator<G> for NeuralEvaluator {
                 }
             }
         }
-    }
-}
-
-/// A trained network saved to play: its architecture and chromosome, the search depth it
-/// was trained at, and where it came from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Champion {
-    pub architecture: Architecture,
-    pub genes: Vec<f32>,
-    /// Search depth used in training; `champion:PATH` plays at this depth.
-    pub depth: u32,
-    pub preset: String,
-    pub seed: u64,
-    /// Generation (1-based) that produced it.
-    pub generation: u32,
-    pub fitness: f64,
-    /// Its benchmark win rate when it was chosen, if a benchmark was played.
-    pub benchmark_win_rate: Option<f64>,
-    /// Its win rate in the final re-evaluation of the run's best candidates, on openings
-    /// not used in training or in the per-generation benchmark, if one was played.
-    pub test_win_rate: Option<f64>,
-}
-
-/// A champion as format 1 stored it (before network families): always an MLP.
-#[derive(Deserialize)]
-struct ChampionV1 {
-    topology: Topology,
-    genes: Vec<f32>,
-    depth: u32,
-    preset: String,
-    seed: u64,
-    generation: u32,
-    fitness: f64,
-    benchmark_win_rate: Option<f64>,
-}
-
-impl From<ChampionV1> for Champion {
-    fn from(old: ChampionV1) -> Champion {
-        Champion {
-            architecture: Architecture::Mlp(old.topology),
-            genes: old.genes,
-            depth: old.depth,
-            preset: old.preset,
-            seed: old.seed,
-            generation: old.generation,
-            fitness: old.fitness,
-            benchmark_win_rate: old.benchmark_win_rate,
-            test_win_rate: None,
-        }
-    }
-}
-
-impl Champion {
-    /// Writes the champion of `game` to `path` atomically.
-    pub fn save(&self, path: &Path, game: &str) -> Result<(), PersistError> {
-        persist::save(path, FileKind::Champion, game, self)
-    }
-
-    /// Reads a champion of `game` (of this format or format 1), checking that its
-    /// chromosome fits its architecture and its depth is playable.
-    pub fn load(path: &Path, game: &str) -> Result<Champion, PersistError> {
-        let bytes = persist::read(path)?;
-        let (version, payload) = persist::open(path, &bytes, FileKind::Champion, game)?;
-        let champion: Champion = if version == 1 {
-            persist::decode_payload::<ChampionV1>(path, payload)?.into()
-        } else {
-            persist::decode_payload(path, payload)?
-        };
-        let corrupt = |reason: String| PersistError::Corrupt {
-            path: path.to_path_buf(),
-            reason,
-        };
-        if !(1..=crate::arena::spec::MAX_DEPTH).contains(&champion.depth) {
-            return Err(corrupt(format!(
-                "search depth {} is out of range",
-                champion.depth
-            )));
-        }
-        if champion.genes.len() != champion.architecture.genes() {
-            return Err(corrupt(format!(
-                "{} genes for a {} network, which needs {}",
-                champion.genes.len(),
-                champion.architecture,
-                champion.architecture.genes()
-            )));
-        }
-        Ok(champion)
-    }
-
-    /// The champion's network as an evaluator for `game`'s positions.
-    pub fn evaluator<G: NeuralInput>(&self, game: &G) -> NeuralEvaluator {
-        NeuralEvaluator::new(game.network(&self.architecture, self.genes.clone()))
     }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::neural::Champion;
+use crate::champion::Champion;
 use crate::eval::neural::NeuralInput;
 use crate::evolve::EvolveError;
 use crate::evolve::cmaes::SepCma;

@@ -23,8 +23,9 @@ use crate::arena::{
     Agent, AgentSpec, OpeningError, SearchAgent, SeriesConfig, SeriesStats, SpecError, WinRecord,
     panel_opponents, play_series, random_openings,
 };
+use crate::champion::Champion;
 use crate::eval::NamedEvaluators;
-use crate::eval::neural::{Champion, NeuralEvaluator};
+use crate::eval::neural::NeuralEvaluator;
 use crate::nn::{Architecture, Network, Topology, TopologyError};
 use crate::persist::{PersistError, write_atomic};
 use crate::rng::{derive_seed, rng_for};

@@ -24,6 +24,11 @@ pub use negamax::{
 use crate::eval::{Evaluator, HEURISTIC_BOUND};
 use crate::games::{Game, JointDecision, MoveList, Player};
 
+/// Deepest search a player may ask for (in an agent spec or a stored champion): a guard
+/// against typos. (Full-width search grows exponentially; beyond about 10 plies a single
+/// move can take minutes or more.)
+pub const MAX_DEPTH: u32 = 30;
+
 /// Base value of a won finished game; a heuristic value can never reach it.
 pub const WIN_VALUE: f32 = 1_000_000.0;
 
