@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod cli;
+pub mod csv_rows;
 pub mod eval;
 pub mod evolve;
 pub mod games;
