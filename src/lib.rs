@@ -6,6 +6,7 @@ pub mod cli;
 pub mod csv_rows;
 pub mod eval;
 pub mod evolve;
+pub mod experiments;
 pub mod games;
 pub mod learn;
 pub mod nn;

@@ -1,4 +1,5 @@
-//! The arena: agents, agent specs, openings, single games, match series and statistics.
+//! The arena: agents, agent specs, openings, single games, match series, tournaments,
+//! statistics and their tables.
 
 pub mod agent;
 pub mod game_record;
@@ -7,6 +8,7 @@ pub mod panel;
 pub mod series;
 pub mod spec;
 pub mod stats;
+pub mod tables;
 pub mod tournament;
 
 pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
