@@ -14,7 +14,7 @@ pub mod tournament;
 pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
 pub use game_record::{GameRecord, play_game};
 pub use openings::{OpeningError, random_opening, random_openings};
-pub use panel::panel_opponents;
+pub use panel::{PanelRow, panel_opponents, play_panel};
 pub use series::{SeriesConfig, play_series};
 pub use spec::{AgentSpec, SpecError};
 pub use stats::{MoveTimes, SeriesStats, WinRecord};
