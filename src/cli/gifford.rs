@@ -10,7 +10,7 @@ use crate::arena::spec::UNTIMED_DEPTH;
 use crate::cli::{
     BadInput, CliResult, MAX_GAMES, MAX_THREADS, check_output_path, configure_threads, write_output,
 };
-use crate::experiments::gifford::{GiffordConfig, PLAYERS, gifford, gifford_csv, spec_for};
+use crate::experiments::gifford::{GiffordConfig, PLAYERS, rank_players, ranking_csv, spec_for};
 
 #[derive(Debug, Args)]
 pub struct GiffordArgs {
@@ -46,7 +46,7 @@ pub fn run(args: &GiffordArgs) -> CliResult {
         seed: args.seed,
     };
     let progress = ProgressBar::new(u64::from(PLAYERS) * 2 * u64::from(args.games));
-    let rows = gifford(config, &|| progress.inc(1))?;
+    let rows = rank_players(config, &|| progress.inc(1))?;
     progress.finish_and_clear();
     println!(
         "{} players ranked by win % against random (look-ahead {}, {} games each):",
@@ -71,7 +71,7 @@ pub fn run(args: &GiffordArgs) -> CliResult {
         );
     }
     if let Some(path) = &args.csv {
-        write_output(path, gifford_csv(&rows, args.depth).as_bytes())?;
+        write_output(path, ranking_csv(&rows, args.depth).as_bytes())?;
         println!("CSV table written to {}", path.display());
     }
     Ok(())

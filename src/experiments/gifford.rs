@@ -48,7 +48,7 @@ pub fn spec_for(mask: u32, depth: u32) -> String {
 /// Plays every player's series against `random` (in parallel; the result does not depend
 /// on the thread count) and ranks them by win %, then mean margin, then mask.
 /// `on_game_done` is called after each game.
-pub fn gifford(
+pub fn rank_players(
     config: GiffordConfig,
     on_game_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GiffordRow>, ExperimentError> {
@@ -116,7 +116,7 @@ fn csv_row(rank: usize, row: &GiffordRow, depth: u32) -> (RankRow, SummaryColumn
 }
 
 /// The ranked `rows` as CSV, with every statistic of seed 002.
-pub fn gifford_csv(rows: &[GiffordRow], depth: u32) -> String {
+pub fn ranking_csv(rows: &[GiffordRow], depth: u32) -> String {
     let unplayed = GiffordRow {
         mask: 0,
         summary: AgentSummary::default(),

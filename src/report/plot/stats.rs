@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::csv_rows::Fixed;
 use crate::evolve::stats::{StatsRecord, read_stats_csv};
 
 use super::PlotError;
@@ -58,7 +59,7 @@ fn plot_row(record: StatsRecord) -> Option<PlotRow> {
         opponents,
         tail,
     } = record;
-    let rate = |cell: Option<crate::csv_rows::Fixed<4>>| finite(cell?.0);
+    let rate = |cell: Option<Fixed<4>>| finite(cell?.0);
     let benchmark = match (
         rate(head.bench_win_rate),
         rate(head.bench_ci_low),
