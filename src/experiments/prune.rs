@@ -61,6 +61,8 @@ pub struct PruneStudy<G: NamedEvaluators> {
 }
 
 impl<G: NamedEvaluators> PruneStudy<G> {
+    /// MM, one NMM per width (the ranker read once per width) and the positions of `start`'s
+    /// game that `config` asks for.
     pub fn new(start: G, config: &PruneConfig) -> Result<PruneStudy<G>, ExperimentError> {
         let mm_spec = format!("minimax:{}:stores", config.depth);
         let mm = mm_spec
