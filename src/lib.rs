@@ -4,8 +4,10 @@
 pub mod arena;
 pub mod champion;
 pub mod cli;
+pub mod csv_rows;
 pub mod eval;
 pub mod evolve;
+pub mod experiments;
 pub mod games;
 pub mod learn;
 pub mod nn;

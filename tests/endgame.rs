@@ -112,7 +112,10 @@ fn solves_ffo_40_exactly() {
     let positions = ffo_positions();
     assert_eq!(positions.len(), 10);
     let most = positions.iter().map(|p| p.2).max().unwrap();
-    assert!(most <= evoboard::search::endgame::MAX_EMPTIES, "{most} empties");
+    assert!(
+        most <= evoboard::search::endgame::MAX_EMPTIES,
+        "{most} empties"
+    );
     let (number, game, empties, margin, best) = positions[0].clone();
     assert_eq!(number, 40);
     assert_eq!(game.empties().count_ones(), empties);

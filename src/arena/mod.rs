@@ -1,4 +1,5 @@
-//! The arena: agents, agent specs, openings, single games, match series and statistics.
+//! The arena: agents, agent specs, openings, single games, match series, tournaments,
+//! statistics and their tables.
 
 pub mod agent;
 pub mod game_record;
@@ -7,12 +8,13 @@ pub mod panel;
 pub mod series;
 pub mod spec;
 pub mod stats;
+pub mod tables;
 pub mod tournament;
 
 pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
 pub use game_record::{GameRecord, play_game};
 pub use openings::{OpeningError, random_opening, random_openings};
-pub use panel::panel_opponents;
+pub use panel::{PanelRow, panel_opponents, play_panel};
 pub use series::{SeriesConfig, play_series};
 pub use spec::{AgentSpec, SpecError};
 pub use stats::{MoveTimes, SeriesStats, WinRecord};

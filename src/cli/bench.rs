@@ -18,7 +18,7 @@ use crate::evolve::league::{league_games, play_league};
 use crate::evolve::population::founders;
 use crate::games::Perft;
 use crate::learn::td::{GameSetup, Opponent, TdSettings, train};
-use crate::nn::{Architecture, Mlp, Topology};
+use crate::nn::Architecture;
 use crate::rng::rng_for;
 use crate::search::search;
 
@@ -118,17 +118,16 @@ fn measure_learning<G: NamedEvaluators>(start: &G, games: u32) -> CliResult {
 /// of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
 fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult {
     let config = EvolveConfig::for_game(Preset::Paper, start);
-    let mut layers = vec![start.input_len()];
-    layers.extend(&config.hidden);
-    layers.push(1);
-    let topology = Topology::new(&layers)?;
+    let architecture = architecture_for(start, &config)?;
+    let Architecture::Mlp(topology) = &architecture else {
+        unreachable!("the paper preset evolves MLPs")
+    };
     let mut rng = rng_for(config.seed, &[]);
-    let networks: Vec<Arc<NeuralEvaluator>> =
-        founders(&config, &Architecture::Mlp(topology.clone()), &mut rng)
-            .0
-            .into_iter()
-            .map(|i| Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), i.genes))))
-            .collect();
+    let networks: Vec<Arc<NeuralEvaluator>> = founders(&config, &architecture, &mut rng)
+        .0
+        .into_iter()
+        .map(|i| Arc::new(NeuralEvaluator::new(start.network(&architecture, i.genes))))
+        .collect();
     let mut best = [f64::INFINITY; 2];
     for (slot, threads) in [1, 2].into_iter().enumerate() {
         let pool = rayon::ThreadPoolBuilder::new()

@@ -13,13 +13,14 @@ pub(crate) mod plot;
 mod prune;
 mod show;
 mod solve;
-pub(crate) mod tournament;
+mod tournament;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::arena::{OpeningError, SpecError};
 use crate::eval::EvaluatorError;
 use crate::evolve::EvolveError;
+use crate::experiments::ExperimentError;
 use crate::games::{GameError, Notation};
 use crate::nn::TopologyError;
 use crate::persist::PersistError;
@@ -215,7 +216,15 @@ macro_rules! blame {
     };
 }
 
-blame!(Input: BadInput, GameError, SpecError, EvaluatorError, OpeningError, TopologyError);
+blame!(
+    Input: BadInput,
+    GameError,
+    SpecError,
+    EvaluatorError,
+    OpeningError,
+    TopologyError,
+    ExperimentError,
+);
 blame!(
     Failure: std::io::Error,
     serde_json::Error,

@@ -23,7 +23,7 @@ use clap::Args;
 use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::cli::{CliResult, LineRead, read_text_line};
 use crate::games::othello::{Move, Othello};
-use crate::games::{Game, Notation, Player};
+use crate::games::{Game, Notation};
 use crate::rng::rng_for;
 use crate::search::{Limits, WIN_VALUE};
 
@@ -331,6 +331,8 @@ pub fn parse_ggf(text: &str) -> Result<Othello, String> {
     game.ok_or_else(|| "no BO[] board".to_string())
 }
 
+/// The `BO[…]` board of a GGF record, read by the game's own position parser once GGF's
+/// symbols (`*` for black, `B`/`W` for the side to move) are written as its own.
 fn parse_board(value: &str) -> Result<Othello, String> {
     let fields: Vec<&str> = value.split_whitespace().collect();
     let [size, squares @ .., side] = fields.as_slice() else {
@@ -339,26 +341,11 @@ fn parse_board(value: &str) -> Result<Othello, String> {
     if *size != "8" {
         return Err(format!("board size {size} is not 8"));
     }
-    let squares: String = squares.concat();
-    let (mut black, mut white) = (0u64, 0u64);
-    if squares.chars().count() != 64 {
-        return Err(format!(
-            "BO[] has {} squares, 64 expected",
-            squares.chars().count()
-        ));
-    }
-    for (i, c) in squares.chars().enumerate() {
-        match c {
-            '*' | 'X' | 'x' => black |= 1 << i,
-            'O' | 'o' => white |= 1 << i,
-            '-' | '.' => {}
-            other => return Err(format!("unexpected square '{other}'")),
-        }
-    }
-    let to_move = match *side {
-        "*" | "X" | "B" => Player::First,
-        "O" | "W" => Player::Second,
-        other => return Err(format!("unexpected side to move '{other}'")),
+    let squares = squares.concat().replace('*', "X");
+    let side = match *side {
+        "*" | "B" => "X",
+        "W" => "O",
+        other => other,
     };
-    Othello::from_discs(black, white, to_move).ok_or_else(|| "overlapping discs".into())
+    Othello::from_position_string(&format!("{squares} {side}")).map_err(|e| e.to_string())
 }

@@ -4,13 +4,11 @@
 //! the heuristic has an evolved evaluator learned, and which does it still lose to?
 
 use clap::Args;
-use serde::Serialize;
 use serde_json::json;
 
+use crate::arena::panel::pooled;
 use crate::arena::spec::UNTIMED_DEPTH;
-use crate::arena::{
-    Agent, AgentSpec, SeriesConfig, SeriesStats, WinRecord, panel_opponents, play_series,
-};
+use crate::arena::{AgentSpec, PanelRow, SeriesConfig, panel_opponents, play_panel};
 use crate::cli::benchmark::{RecordColumns, games_progress};
 use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -35,14 +33,6 @@ pub struct PanelArgs {
     json: bool,
 }
 
-/// One opponent's series, from the player's side.
-#[derive(Debug, Serialize)]
-struct Row {
-    opponent: String,
-    #[serde(flatten)]
-    record: WinRecord,
-}
-
 pub fn run(args: &PanelArgs) -> CliResult {
     let player = args.player.parse::<AgentSpec>()?;
     configure_threads(usize::from(args.series.threads))?;
@@ -64,7 +54,16 @@ fn run_panel<G: NamedEvaluators>(start: G, args: &PanelArgs, player_spec: &Agent
         opening_plies: args.series.openings,
         seed: args.series.seed,
     };
-    let rows = play_rows(&start, player.as_ref(), &opponents, config)?;
+    let progress = games_progress((opponents.len() * config.games) as u64)?;
+    let rows = play_panel(
+        &start,
+        player.as_ref(),
+        &opponents,
+        config,
+        &|opponent| progress.set_prefix(format!("{} vs {opponent}", player.name())),
+        &|| progress.inc(1),
+    )?;
+    progress.finish_and_clear();
     if args.json {
         println!("{}", panel_json(start.name(), args, &rows));
     } else {
@@ -73,39 +72,8 @@ fn run_panel<G: NamedEvaluators>(start: G, args: &PanelArgs, player_spec: &Agent
     Ok(())
 }
 
-/// One series per opponent, each from the same openings and seed (so rows differ only in
-/// the opponent), under one progress bar over all games.
-fn play_rows<G: NamedEvaluators>(
-    start: &G,
-    player: &dyn Agent<G>,
-    opponents: &[(String, Box<dyn Agent<G>>)],
-    config: SeriesConfig,
-) -> CliResult<Vec<Row>> {
-    let progress = games_progress((opponents.len() * config.games) as u64)?;
-    let mut rows = Vec::with_capacity(opponents.len());
-    for (spec, opponent) in opponents {
-        progress.set_prefix(format!("{} vs {spec}", player.name()));
-        let records = play_series(start, player, opponent.as_ref(), config, &|| {
-            progress.inc(1)
-        })?;
-        rows.push(Row {
-            opponent: spec.clone(),
-            record: SeriesStats::from_records(&records).record,
-        });
-    }
-    progress.finish_and_clear();
-    Ok(rows)
-}
-
-/// All rows' games pooled. Its interval treats them as one sample, which is conservative
-/// here: a fixed number of games per opponent varies less than one binomial sample.
-fn overall(rows: &[Row]) -> WinRecord {
-    let sum = |count: fn(&WinRecord) -> usize| rows.iter().map(|row| count(&row.record)).sum();
-    WinRecord::new(sum(|r| r.wins), sum(|r| r.draws), sum(|r| r.losses))
-}
-
 /// The `panel --json` object: the settings, one row per opponent, and the pooled record.
-fn panel_json(game: &str, args: &PanelArgs, rows: &[Row]) -> serde_json::Value {
+fn panel_json(game: &str, args: &PanelArgs, rows: &[PanelRow]) -> serde_json::Value {
     json!({
         "schema": "evoboard.panel/1",
         "game": game,
@@ -115,11 +83,11 @@ fn panel_json(game: &str, args: &PanelArgs, rows: &[Row]) -> serde_json::Value {
         "seed": args.series.seed,
         "opening_plies": args.series.openings,
         "rows": rows,
-        "overall": overall(rows),
+        "overall": pooled(rows),
     })
 }
 
-fn print_panel(game: &str, args: &PanelArgs, rows: &[Row]) {
+fn print_panel(game: &str, args: &PanelArgs, rows: &[PanelRow]) {
     println!(
         "{game}: {} against depth-{} opponents, {} games each ({} random opening plies, seed {})",
         args.player, args.depth, args.series.games, args.series.openings, args.series.seed
@@ -134,5 +102,5 @@ fn print_panel(game: &str, args: &PanelArgs, rows: &[Row]) {
     for row in rows {
         println!("{:<width$} {}", row.opponent, RecordColumns(&row.record));
     }
-    println!("{:<width$} {}", "overall", RecordColumns(&overall(rows)));
+    println!("{:<width$} {}", "overall", RecordColumns(&pooled(rows)));
 }

@@ -8,6 +8,7 @@ use indicatif::ProgressBar;
 use serde_json::json;
 
 use crate::arena::AgentSpec;
+use crate::arena::tables::{summary_columns, tournament_csv};
 use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
 use crate::cli::{
     BadInput, CliResult, GameName, SeriesArgs, check_output_path, configure_threads, with_game,
@@ -65,7 +66,7 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
     let result = round_robin(&start, &agents, config, &|| progress.inc(1))?;
     progress.finish_and_clear();
     if let Some(path) = &args.csv {
-        write_output(path, csv_text(&result.agents).as_bytes())?;
+        write_output(path, tournament_csv(&result.agents).as_bytes())?;
     }
     if args.json {
         let report = json!({
@@ -82,56 +83,6 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
         print_tables(start.name(), args, &result);
     }
     Ok(())
-}
-
-/// Seed 002's per-agent statistics: (CSV name, table heading, value), in column order.
-fn summary_columns(s: &AgentSummary) -> [(&'static str, &'static str, f64); 10] {
-    [
-        ("win_pct", "win%", 100.0 * s.win_rate),
-        ("win_pct_first", "1st%", 100.0 * s.win_rate_first),
-        ("win_pct_second", "2nd%", 100.0 * s.win_rate_second),
-        ("avg_stones", "stones", s.avg_stones),
-        ("avg_margin", "margin", s.avg_margin),
-        ("avg_win_margin", "win-m", s.avg_win_margin),
-        ("avg_loss_margin", "loss-m", s.avg_loss_margin),
-        ("avg_captures", "capt", s.avg_captures),
-        ("avg_extra_turns", "again", s.avg_extra_turns),
-        ("avg_moves", "moves", s.avg_moves),
-    ]
-}
-
-/// The CSV header of per-agent statistics (shared with `gifford`).
-pub fn summary_header() -> String {
-    let names: Vec<&str> = summary_columns(&AgentSummary::default())
-        .iter()
-        .map(|c| c.0)
-        .collect();
-    names.join(",")
-}
-
-/// One agent's statistics as CSV fields in [`summary_header`] order.
-pub fn summary_fields(s: &AgentSummary) -> String {
-    let fields: Vec<String> = summary_columns(s)
-        .iter()
-        .map(|c| format!("{:.3}", c.2))
-        .collect();
-    fields.join(",")
-}
-
-fn csv_text(agents: &[AgentSummary]) -> String {
-    let mut text = format!("agent,games,wins,draws,losses,{}\n", summary_header());
-    for s in agents {
-        text.push_str(&format!(
-            "\"{}\",{},{},{},{},{}\n",
-            s.agent.replace('"', "\"\""),
-            s.games,
-            s.wins,
-            s.draws,
-            s.losses,
-            summary_fields(s)
-        ));
-    }
-    text
 }
 
 fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {

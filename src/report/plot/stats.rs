@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use crate::evolve::stats::OPPONENT_WIN_RATE;
+use crate::csv_rows::Fixed;
+use crate::evolve::stats::{StatsRecord, read_stats_csv};
 
 use super::PlotError;
 
@@ -28,81 +29,56 @@ pub fn read_stats(path: &Path) -> Result<Vec<PlotRow>, PlotError> {
         path: path.to_path_buf(),
         reason,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| failure(e.to_string()))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|&h| h == name)
-            .ok_or_else(|| failure(format!("no '{name}' column")))
-    };
-    let [
-        generation,
-        max,
-        mean,
-        min,
-        games,
-        rate,
-        low,
-        high,
-        diversity,
-    ] = [
-        "generation",
-        "fitness_max",
-        "fitness_mean",
-        "fitness_min",
-        "bench_games",
-        "bench_win_rate",
-        "bench_ci_low",
-        "bench_ci_high",
-        "diversity",
-    ]
-    .map(column);
-    let (generation, max, mean, min) = (generation?, max?, mean?, min?);
-    let (games, rate, low, high, diversity) = (games?, rate?, low?, high?, diversity?);
-    let named: Vec<(usize, String)> = header
-        .iter()
-        .enumerate()
-        .filter_map(|(c, h)| Some((c, h.strip_prefix(OPPONENT_WIN_RATE)?.to_string())))
-        .collect();
-    let rows: Result<Vec<PlotRow>, PlotError> = lines
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            let fields: Vec<&str> = line.split(',').collect();
-            let bad = || failure(format!("line {} is malformed", i + 2));
-            let number = |c: usize| {
-                fields
-                    .get(c)
-                    .and_then(|f| f.parse::<f64>().ok())
-                    .filter(|x| x.is_finite())
-            };
-            let integer = |c: usize| fields.get(c).and_then(|f| f.parse::<u32>().ok());
-            let benchmark = match (number(rate), number(low), number(high)) {
-                (Some(r), Some(l), Some(h)) => Some((r, l, h)),
-                _ => None,
-            };
-            Ok(PlotRow {
-                generation: integer(generation).ok_or_else(bad)?,
-                fitness_max: number(max).ok_or_else(bad)?,
-                fitness_mean: number(mean).ok_or_else(bad)?,
-                fitness_min: number(min).ok_or_else(bad)?,
-                bench_games: integer(games).ok_or_else(bad)?,
-                benchmark,
-                opponents: named
-                    .iter()
-                    .filter_map(|(c, spec)| Some((spec.clone(), number(*c)?)))
-                    .collect(),
-                diversity: number(diversity).ok_or_else(bad)?,
+    let records = read_stats_csv(path).map_err(|e| failure(e.to_string()))?;
+    let rows = records
+        .into_iter()
+        .map(|record| {
+            let record = record.map_err(|e| failure(e.to_string()))?;
+            let generation = record.head.generation;
+            plot_row(record).ok_or_else(|| {
+                failure(format!(
+                    "generation {generation} has a number that is not finite"
+                ))
             })
         })
-        .collect();
-    let rows = rows?;
+        .collect::<Result<Vec<PlotRow>, PlotError>>()?;
     if rows.is_empty() {
         return Err(PlotError::Empty {
             path: path.to_path_buf(),
         });
     }
     Ok(rows)
+}
+
+/// The plot's view of a row: `None` if a number it needs is not finite. A benchmark or an
+/// opponent's win rate that is missing or not finite is left out.
+fn plot_row(record: StatsRecord) -> Option<PlotRow> {
+    let finite = |x: f64| x.is_finite().then_some(x);
+    let StatsRecord {
+        head,
+        opponents,
+        tail,
+    } = record;
+    let rate = |cell: Option<Fixed<4>>| finite(cell?.0);
+    let benchmark = match (
+        rate(head.bench_win_rate),
+        rate(head.bench_ci_low),
+        rate(head.bench_ci_high),
+    ) {
+        (Some(r), Some(l), Some(h)) => Some((r, l, h)),
+        _ => None,
+    };
+    Some(PlotRow {
+        generation: head.generation,
+        fitness_max: finite(head.fitness_max.0)?,
+        fitness_mean: finite(head.fitness_mean.0)?,
+        fitness_min: finite(head.fitness_min.0)?,
+        bench_games: u32::try_from(head.bench_games).ok()?,
+        benchmark,
+        opponents: opponents
+            .into_iter()
+            .filter_map(|(spec, rate)| Some((spec, finite(rate?)?)))
+            .collect(),
+        diversity: finite(tail.diversity.0)?,
+    })
 }
