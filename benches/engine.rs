@@ -53,6 +53,8 @@ fn mlp_forward(c: &mut Criterion) {
 
 fn othello(c: &mut Criterion) {
     let start = Othello::start();
+    // The published count: a wrong move generator fails here instead of being timed.
+    assert_eq!(perft(&start, 6), 8200, "Othello perft(6)");
     c.bench_function("othello perft(6)", |b| {
         b.iter(|| perft(black_box(&start), 6))
     });

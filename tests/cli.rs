@@ -3,83 +3,15 @@
 //! Contract (README, "Commands"): exit 0 on success; bad input exits 2 with one line on stderr that
 //! starts with `error:`; clap's own flag errors also exit 2; nothing ever panics.
 
-use std::collections::BTreeSet;
-use std::process::{Command, Output};
+mod common;
 
+use std::collections::BTreeSet;
+
+use common::{SHIPPED_OTHELLO_CHAMPION, bad_input, evoboard, json_of, stdout_of};
 use serde_json::Value;
 
 /// The standard Othello start position, as `show` prints it.
 const START: &str = "---------------------------OX------XO--------------------------- X";
-
-/// Runs the binary with `args` and returns its output (never through a shell).
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evoboard"))
-        .args(args)
-        .output()
-        .expect("the evoboard binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
-}
-
-/// Asserts exit 0 and no panic; returns stdout.
-fn success(args: &[&str]) -> String {
-    let output = run(args);
-    let err = stderr(&output);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "evoboard {args:?} should succeed; stderr: {err}"
-    );
-    assert!(
-        !err.contains("panicked"),
-        "evoboard {args:?} panicked: {err}"
-    );
-    stdout(&output)
-}
-
-/// Runs a command that must succeed and print one JSON object.
-fn success_json(args: &[&str]) -> Value {
-    let out = success(args);
-    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("bad JSON ({e}): {out}"))
-}
-
-/// Asserts the bad-input contract: exit 2, nothing on stdout, exactly one stderr line that
-/// starts with `error:`, and no panic. Returns that line.
-fn bad_input(args: &[&str]) -> String {
-    let output = run(args);
-    let err = stderr(&output);
-    assert_eq!(
-        output.status.code(),
-        Some(2),
-        "evoboard {args:?} should exit 2; stderr: {err}"
-    );
-    assert!(
-        !err.contains("panicked"),
-        "evoboard {args:?} panicked: {err}"
-    );
-    assert!(
-        output.stdout.is_empty(),
-        "evoboard {args:?} printed to stdout: {}",
-        stdout(&output)
-    );
-    let lines: Vec<&str> = err.trim_end().lines().collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "evoboard {args:?} should print one error line, got: {err:?}"
-    );
-    assert!(
-        lines[0].starts_with("error: ") && lines[0].len() > "error: ".len(),
-        "error line should start with 'error: ' and say something: {err:?}"
-    );
-    lines[0].to_string()
-}
 
 /// `--position=TEXT` as one argument. Position strings usually start with `-` (an empty a1);
 /// both this form and the separate-argument form work (`position_as_separate_argument`).
@@ -99,7 +31,7 @@ fn string_set(value: &Value) -> BTreeSet<String> {
 fn show_json(extra: &[&str]) -> Value {
     let mut args = vec!["show", "--game", "othello", "--json"];
     args.extend_from_slice(extra);
-    success_json(&args)
+    json_of(&args)
 }
 
 fn perft(depth: u32, position: Option<&str>) -> u64 {
@@ -109,7 +41,7 @@ fn perft(depth: u32, position: Option<&str>) -> u64 {
     if let Some(position) = &position {
         args.push(position);
     }
-    let out = success(&args);
+    let out = stdout_of(&args);
     out.trim()
         .parse()
         .unwrap_or_else(|e| panic!("perft printed '{out}', not a number: {e}"))
@@ -127,7 +59,7 @@ fn benchmark_json(extra: &[&str]) -> Value {
         "--json",
     ];
     args.extend_from_slice(extra);
-    success_json(&args)
+    json_of(&args)
 }
 
 fn number(report: &Value, key: &str) -> f64 {
@@ -147,7 +79,7 @@ fn count(report: &Value, key: &str) -> u64 {
 
 #[test]
 fn perft_depth_5_from_start_is_1396() {
-    let out = success(&["perft", "--game", "othello", "--depth", "5"]);
+    let out = stdout_of(&["perft", "--game", "othello", "--depth", "5"]);
     assert_eq!(out, "1396\n");
 }
 
@@ -198,11 +130,23 @@ fn show_json_start_position_fields() {
     );
     assert_eq!(start["terminal"], false);
     assert_eq!(start["score"], serde_json::json!([2, 2]));
-    let board = start["board"].as_array().expect("board is an array");
-    assert!(!board.is_empty());
-    assert!(board.iter().all(Value::is_string), "board lines: {board:?}");
-    // 8 rows plus a header and a footer line.
-    assert!(board.len() >= 8, "board lines: {board:?}");
+    // Files, the 8 ranks (d4 and e5 white, d5 and e4 black, `*` on the legal squares), and
+    // the count line.
+    assert_eq!(
+        start["board"],
+        serde_json::json!([
+            "  a b c d e f g h",
+            "1 . . . . . . . .",
+            "2 . . . . . . . .",
+            "3 . . . * . . . .",
+            "4 . . * O X . . .",
+            "5 . . . X O * . .",
+            "6 . . . . * . . .",
+            "7 . . . . . . . .",
+            "8 . . . . . . . .",
+            "X (black) 2  O (white) 2  X to move  (* = legal move)",
+        ])
+    );
 }
 
 #[test]
@@ -229,7 +173,7 @@ fn show_after_f5_white_is_to_move() {
 
 #[test]
 fn show_text_after_three_moves() {
-    let out = success(&["show", "--game", "othello", "--moves", "f5,d6,c3"]);
+    let out = stdout_of(&["show", "--game", "othello", "--moves", "f5,d6,c3"]);
     assert!(out.contains("a b c d e f g h"), "{out}");
     assert!(out.contains("O to move"), "{out}");
     let position = out
@@ -265,7 +209,7 @@ fn finished_game_black_wins_with_empties() {
     assert_eq!(shown["legal"], serde_json::json!([]));
     assert_eq!(shown["to_move"], 1);
 
-    let text = success(&["show", "--game", "othello", &position_arg(&position)]);
+    let text = stdout_of(&["show", "--game", "othello", &position_arg(&position)]);
     let over = text
         .lines()
         .find(|line| line.starts_with("game over"))
@@ -451,7 +395,7 @@ fn weights_files_valid_and_invalid() {
 
     let spec = |path: &std::path::Path| format!("minimax:1:{}", path.display());
     let good_spec = spec(&good);
-    let report = success_json(&[
+    let report = json_of(&[
         "benchmark",
         "--game",
         "othello",
@@ -530,10 +474,10 @@ fn too_many_openings_for_too_few_plies() {
 /// one as a separate argument (`--position "---…"`) must work like `--position=---…`.
 #[test]
 fn position_as_separate_argument() {
-    let out = success(&["show", "--game", "othello", "--json", "--position", START]);
+    let out = stdout_of(&["show", "--game", "othello", "--json", "--position", START]);
     let shown: Value = serde_json::from_str(out.trim()).expect("JSON");
     assert_eq!(shown["position"], START);
-    let out = success(&[
+    let out = stdout_of(&[
         "perft",
         "--game",
         "othello",
@@ -548,7 +492,7 @@ fn position_as_separate_argument() {
 #[test]
 fn position_not_starting_with_hyphen_works_as_separate_argument() {
     let position = format!("{}---- O", "X".repeat(60));
-    let out = success(&[
+    let out = stdout_of(&[
         "show",
         "--game",
         "othello",
@@ -650,8 +594,8 @@ fn benchmark_seed_is_reproducible_with_random_players() {
         "3",
         "--json",
     ];
-    let a = success_json(&args);
-    let b = success_json(&args);
+    let a = json_of(&args);
+    let b = json_of(&args);
     for key in ["wins", "draws", "losses", "mean_margin", "mean_length"] {
         assert_eq!(a[key], b[key], "'{key}' differs between identical runs");
     }
@@ -659,7 +603,7 @@ fn benchmark_seed_is_reproducible_with_random_players() {
 
 #[test]
 fn benchmark_text_table() {
-    let out = success(&[
+    let out = stdout_of(&[
         "benchmark",
         "--game",
         "othello",
@@ -753,7 +697,7 @@ fn prune_says_which_games_it_studies_before_printing_anything() {
         "--game",
         "othello",
         "--ranker",
-        "populations/othello/champion.evo",
+        SHIPPED_OTHELLO_CHAMPION,
     ]);
     assert!(message.contains("--game must be kalah, oware"), "{message}");
     // A ranker of another game fails before the table starts (bad_input: no stdout).
@@ -762,16 +706,16 @@ fn prune_says_which_games_it_studies_before_printing_anything() {
         "--game",
         "kalah",
         "--ranker",
-        "populations/othello/champion.evo",
+        SHIPPED_OTHELLO_CHAMPION,
     ]);
     assert!(message.contains("not kalah"), "{message}");
 }
 
 #[test]
 fn bare_evoboard_prints_the_whole_help_line_by_line() {
-    let output = run(&[]);
+    let output = evoboard(&[]);
     assert_eq!(output.status.code(), Some(2));
-    let help = stderr(&output);
+    let help = String::from_utf8(output.stderr).unwrap();
     assert!(help.lines().count() > 10, "{help}");
     assert!(
         help.lines()

@@ -748,42 +748,6 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
     assert!(no_games.validate().is_err());
 }
 
-/// The paper preset must keep evolving exactly as it did before network families and
-/// learners were added: these rows and this champion were produced by the version before
-/// that change (`evolve --game othello --preset paper --population 6 --generations 5
-/// --depth 2 --bench-games 10 --seed 42`).
-#[test]
-fn the_paper_preset_reproduces_its_pinned_run() {
-    let config = EvolveConfig {
-        population: 6,
-        generations: 5,
-        depth: 2,
-        bench_games: 10,
-        seed: 42,
-        ..EvolveConfig::for_game(Preset::Paper, &Othello::start())
-    };
-    let dir = temp_dir("paper-pin");
-    let (csv, _, _) = run(&config, &dir, 2);
-    let expected = "\
-generation,fitness_max,fitness_mean,fitness_min,bench_games,bench_wins,bench_draws,bench_losses,bench_win_rate,bench_ci_low,bench_ci_high,diversity
-1,25.000,14.500,9.000,10,0,0,10,0.0000,0.0000,0.2775,7.924185
-2,21.000,14.667,6.000,10,0,0,10,0.0000,0.0000,0.2775,7.375325
-3,24.000,14.833,10.000,10,0,0,10,0.0000,0.0000,0.2775,5.836405
-4,27.000,14.833,6.000,10,0,0,10,0.0000,0.0000,0.2775,6.306991
-5,22.000,14.500,6.000,10,0,0,10,0.0000,0.0000,0.2775,4.727915";
-    assert_eq!(csv, expected);
-    let champion =
-        evoboard::champion::Champion::load(&dir.join("champion.evo"), "othello").unwrap();
-    let bytes: Vec<u8> = champion
-        .genes
-        .iter()
-        .flat_map(|g| g.to_le_bytes())
-        .collect();
-    assert_eq!(crc32fast::hash(&bytes), 0x2ee0_7b36);
-    assert_eq!((champion.generation, champion.fitness), (5, 22.0));
-    std::fs::remove_dir_all(dir).unwrap();
-}
-
 #[test]
 fn a_run_directory_is_written_by_one_process_at_a_time() {
     let dir = temp_dir("lock");

@@ -4,9 +4,9 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use common::{evoboard, temp_dir};
+use common::{error_line, evoboard, temp_dir};
 use std::time::{Duration, Instant};
 
 const RUN: [&str; 15] = [
@@ -53,17 +53,6 @@ fn checkpoint_names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-fn error_line(output: &Output) -> String {
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.starts_with("error: ") && !stderr.contains("panicked"),
-        "{stderr}"
-    );
-    stderr
 }
 
 #[test]

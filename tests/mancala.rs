@@ -320,7 +320,7 @@ fn brute_force<R: Rules>(game: &Mancala<R>) -> i32 {
 
 #[test]
 fn the_solver_agrees_with_brute_force_on_small_boards() {
-    use evoboard::search::solve::solve;
+    use evoboard::search::solve::{MAX_SOLVER_PITS, SolveError, solve};
     for (pits, seeds) in [(2, 1), (3, 1), (3, 2), (4, 1), (2, 3)] {
         for empty_capture in [false, true] {
             let game = Kalah::game(pits, seeds, empty_capture);
@@ -332,12 +332,22 @@ fn the_solver_agrees_with_brute_force_on_small_boards() {
         }
     }
     // A table too small for the board fails cleanly instead of exhausting memory.
-    assert!(solve(&Kalah::game(4, 3, false), 100).is_err());
-    // Mid-game positions, with stores already filled and either side to move.
+    assert!(matches!(
+        solve(&Kalah::game(4, 3, false), 100),
+        Err(SolveError::TableFull(100))
+    ));
+    // A wider board is refused, not solved with keys that collide.
+    assert!(matches!(
+        solve(&Kalah::game(MAX_SOLVER_PITS + 1, 1, false), 1_000_000),
+        Err(SolveError::TooManyPits(8))
+    ));
+    // Mid-game positions, with stores already filled and either side to move; the last on
+    // the widest board whose positions the table's keys hold.
     for text in [
         "2,0,3,1 1,2,0,2 2 1 N",
         "0,3,1,2 2,2,0,1 1 2 S",
         "1,1,2,0 0,3,1,1 3 2 N empty-capture",
+        "0,0,1,0,2,0,1 1,0,0,1,0,1,0 21 23 N",
     ] {
         let game = kalah(text);
         assert_eq!(

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{evoboard, evolve_small, stdout_of, temp_dir};
+use common::{bad_input, evoboard, evolve_small, stdout_of, temp_dir};
 
 #[test]
 fn perft_and_show_work_for_both_games() {
@@ -171,4 +171,9 @@ fn gifford_ranks_all_63_players_and_the_solver_answers() {
     assert!(solved.contains("first player wins by 6"), "{solved}");
     let bad = evoboard(&["solve", "--game", "oware", "--pits", "6", "--seeds", "4"]);
     assert_eq!(bad.status.code(), Some(2));
+    // The solver's own limit, reported as bad input.
+    assert_eq!(
+        bad_input(&["solve", "--game", "kalah", "--pits", "8", "--seeds", "1"]),
+        "error: a board of 8 pits a side is too wide to solve: the solver takes at most 7"
+    );
 }

@@ -3,30 +3,9 @@
 
 mod common;
 
-use common::{evoboard, stdout_of};
+use common::{bad_input, json_of, stdout_of};
 use evoboard::arena::AgentSpec;
 use serde_json::Value;
-
-fn json_of(args: &[&str]) -> Value {
-    let out = stdout_of(args);
-    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("bad JSON ({e}): {out}"))
-}
-
-/// Asserts exit 2 with one `error:` line on stderr and nothing on stdout; returns the line.
-fn bad_input(args: &[&str]) -> String {
-    let output = evoboard(args);
-    let err = String::from_utf8_lossy(&output.stderr)
-        .trim_end()
-        .to_string();
-    assert_eq!(output.status.code(), Some(2), "evoboard {args:?}: {err}");
-    assert!(
-        output.stdout.is_empty(),
-        "evoboard {args:?} printed to stdout"
-    );
-    assert_eq!(err.lines().count(), 1, "one error line: {err}");
-    assert!(err.starts_with("error: "), "{err}");
-    err
-}
 
 fn count(value: &Value, key: &str) -> u64 {
     value[key]

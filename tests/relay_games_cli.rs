@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{evoboard, evolve_small, stdout_of};
+use common::{bad_input, evolve_small, stdout_of};
 
 #[test]
 fn perft_and_show_read_both_games() {
@@ -18,12 +18,8 @@ fn perft_and_show_read_both_games() {
     .unwrap();
     let position = json["position"].as_str().unwrap();
     assert!(position.contains(" r1"), "{position}");
-    let bad = evoboard(&["show", "--game", "congkak", "--moves", "3"]);
-    assert_eq!(
-        bad.status.code(),
-        Some(2),
-        "a lone hole at the joint opening"
-    );
+    // A lone hole at the joint opening.
+    bad_input(&["show", "--game", "congkak", "--moves", "3"]);
     for position in [
         "7,7,7 7,7,7 0 0 * r1",
         "0,0,0,0,0,0,0 7,7,7,7,7,7,7 49 0 * r1",
@@ -35,8 +31,7 @@ fn perft_and_show_read_both_games() {
         "7,7,7,7,7,7,7 7,7,7,7,7,7,7 0 0 S r2 hands=pick;done@1;1",
         "7,7,7,7,7,7,7 7,7,7,7,7,7,7 0 0 S r11",
     ] {
-        let bad = evoboard(&["show", "--game", "congkak", "--position", position]);
-        assert_eq!(bad.status.code(), Some(2), "{position}");
+        bad_input(&["show", "--game", "congkak", "--position", position]);
     }
     let burnt = stdout_of(&[
         "show",
@@ -104,18 +99,33 @@ fn evolve_runs_for_both_games_and_the_champions_play() {
 
 #[test]
 fn bad_nmm_specs_are_refused() {
-    for spec in ["nmm:3:0:x.evo", "nmm:3:2:", "nmm:3", "nmm:0:2:x.evo"] {
-        let output = evoboard(&["benchmark", "--game", "congkak", "--player", spec]);
-        assert_eq!(output.status.code(), Some(2), "{spec}");
+    let nmm_form = "expected nmm:DEPTH:WIDTH:PATH (WIDTH ≥ 1 moves kept per node)";
+    for (spec, problem) in [
+        ("nmm:3:0:x.evo", nmm_form),
+        ("nmm:3:2:", nmm_form),
+        ("nmm:3", nmm_form),
+        (
+            "nmm:0:2:x.evo",
+            "the depth must be a whole number from 1 to 30",
+        ),
+    ] {
+        let line = bad_input(&["benchmark", "--game", "congkak", "--player", spec]);
+        assert_eq!(line, format!("error: bad agent spec '{spec}': {problem}"));
     }
-    let missing = evoboard(&[
+    // A ranker file that is not there is the user's mistake too: exit 2, naming the file.
+    let missing = bad_input(&[
         "benchmark",
         "--game",
         "congkak",
         "--player",
         "nmm:3:2:/nonexistent/champion.evo",
     ]);
-    assert_ne!(missing.status.code(), Some(0));
+    assert!(
+        missing.starts_with(
+            "error: agent spec 'nmm:3:2:/nonexistent/champion.evo': cannot read /nonexistent/champion.evo: "
+        ),
+        "{missing}"
+    );
 }
 
 #[test]

@@ -25,7 +25,7 @@ use crate::games::{GameError, Notation};
 use crate::nn::TopologyError;
 use crate::persist::PersistError;
 use crate::report::plot::PlotError;
-use crate::search::solve::TableFull;
+use crate::search::solve::SolveError;
 
 /// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
 #[derive(Debug, Parser)]
@@ -230,7 +230,6 @@ blame!(
     serde_json::Error,
     indicatif::style::TemplateError,
     rayon::ThreadPoolBuildError,
-    TableFull,
 );
 
 /// Sorts error types that know themselves whether the input was at fault.
@@ -248,7 +247,7 @@ macro_rules! blame_by_kind {
     };
 }
 
-blame_by_kind!(PlotError, EvolveError, PersistError);
+blame_by_kind!(PlotError, EvolveError, PersistError, SolveError);
 
 /// Most games a command plays per series: a guard against typos that would run for days.
 pub const MAX_GAMES: i64 = 1_000_000;

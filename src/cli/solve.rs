@@ -5,7 +5,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::cli::CliResult;
-use crate::games::mancala::Kalah;
+use crate::games::mancala::{Kalah, MAX_PITS};
 use crate::search::solve::solve;
 
 #[derive(Debug, Args)]
@@ -13,8 +13,9 @@ pub struct SolveArgs {
     /// Only Kalah can be solved (Oware's repetition rule defeats the table).
     #[arg(long, value_parser = ["kalah"])]
     game: String,
-    /// Pits per side (1 to 7).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=7))]
+    /// Pits per side (the solver takes 1 to 7).
+    // Bounded by what a board holds; the solver refuses what it cannot solve itself.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_PITS as i64))]
     pits: u8,
     /// Seeds per pit (the board may hold at most 255).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=18))]

@@ -1,5 +1,6 @@
 //! Static evaluators: a number for how good a position is for one side. The search is
-//! generic over [`Evaluator`], so heuristics and (later) neural networks plug in alike.
+//! generic over [`Evaluator`], so heuristics, weighted piece counters and neural networks
+//! (MLP and n-tuple, in [`neural`]) plug in alike.
 
 pub mod mancala_heuristics;
 pub mod mancala_tuples;

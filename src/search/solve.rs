@@ -56,14 +56,33 @@ struct Solver {
     max_entries: usize,
 }
 
-/// The table outgrew its limit: the board is too large to solve within the memory allowed.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "the transposition table reached its limit of {0} positions before the search ended; this board is too large to solve here"
-)]
-pub struct TableFull(pub usize);
+/// Most pits a side the solver takes: a position key holds 14 pits and the side to move.
+pub const MAX_SOLVER_PITS: usize = 7;
 
-/// The pits (one byte each, at most 14 pits) and the side to move, packed.
+/// Why a board was not solved.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// More pits than a position key holds: the keys of distinct positions would collide
+    /// and the values come out wrong.
+    #[error(
+        "a board of {0} pits a side is too wide to solve: the solver takes at most {MAX_SOLVER_PITS}"
+    )]
+    TooManyPits(usize),
+    /// The table outgrew its limit: the board is too large to solve in the memory allowed.
+    #[error(
+        "the transposition table reached its limit of {0} positions before the search ended; this board is too large to solve here"
+    )]
+    TableFull(usize),
+}
+
+impl SolveError {
+    /// True when the board asked for is at fault (exit code 2) rather than the memory.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, SolveError::TooManyPits(_))
+    }
+}
+
+/// The pits (one byte each, at most 2 × [`MAX_SOLVER_PITS`]) and the side to move, packed.
 fn key<R: Rules>(game: &Mancala<R>) -> u128 {
     let board = game.board();
     Player::BOTH
@@ -87,7 +106,7 @@ impl Solver {
         game: &Mancala<R>,
         mut alpha: i32,
         mut beta: i32,
-    ) -> Result<i32, TableFull> {
+    ) -> Result<i32, SolveError> {
         self.nodes += 1;
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
@@ -167,7 +186,7 @@ impl Solver {
             };
         }
         if self.table.len() > self.max_entries {
-            return Err(TableFull(self.max_entries));
+            return Err(SolveError::TableFull(self.max_entries));
         }
         Ok(best)
     }
@@ -176,12 +195,12 @@ impl Solver {
 /// Solves a Kalah position exactly, keeping at most `max_entries` positions in the table
 /// (about 100 bytes each, growth slack included). Kalah suits the method: no position can
 /// repeat and no rule looks at the stores, so the future margin depends on the pits and the
-/// side to move alone. Boards up to 7 pits a side (the key holds 14 pits).
-pub fn solve(game: &Mancala<Kalah>, max_entries: usize) -> Result<Solution, TableFull> {
-    debug_assert!(
-        game.board().pits_per_side() <= 7,
-        "keys hold at most 14 pits"
-    );
+/// side to move alone. Boards up to [`MAX_SOLVER_PITS`] pits a side; wider ones are refused.
+pub fn solve(game: &Mancala<Kalah>, max_entries: usize) -> Result<Solution, SolveError> {
+    let pits = game.board().pits_per_side();
+    if pits > MAX_SOLVER_PITS {
+        return Err(SolveError::TooManyPits(pits));
+    }
     let mut solver = Solver {
         table: HashMap::default(),
         nodes: 0,

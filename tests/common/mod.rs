@@ -6,6 +6,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+/// The shipped Othello champion, by absolute path (the binary runs elsewhere).
+pub const SHIPPED_OTHELLO_CHAMPION: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/populations/othello/champion.evo"
+);
+
 /// Runs the binary from the temporary directory, so that files it writes by default
 /// (`evolve`'s `plots/RUN`) never land in the working tree.
 pub fn evoboard(args: &[&str]) -> Output {
@@ -16,11 +22,45 @@ pub fn evoboard(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Asserts the bad-input contract (README, "Commands"): exit 2, nothing on stdout, one
+/// line on stderr that starts with `error: ` and says something, no panic. Returns it.
+pub fn error_line(output: &Output) -> String {
+    let err = String::from_utf8_lossy(&output.stderr)
+        .trim_end()
+        .to_string();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(output.stdout.is_empty(), "printed to stdout: {output:?}");
+    assert_eq!(err.lines().count(), 1, "one error line: {err:?}");
+    assert!(
+        err.starts_with("error: ") && err.len() > "error: ".len(),
+        "{err:?}"
+    );
+    err
+}
+
+/// Runs the binary with input it must refuse as bad (see [`error_line`]); returns the line.
+pub fn bad_input(args: &[&str]) -> String {
+    let output = evoboard(args);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "evoboard {args:?}: {output:?}"
+    );
+    error_line(&output)
+}
+
 /// Runs the binary, which must succeed, and returns its standard output.
 pub fn stdout_of(args: &[&str]) -> String {
     let output = evoboard(args);
     assert!(output.status.success(), "evoboard {args:?}: {output:?}");
     String::from_utf8(output.stdout).expect("the output is UTF-8")
+}
+
+/// Runs the binary, which must succeed and print one JSON value, and returns that value.
+pub fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = stdout_of(args);
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("bad JSON ({e}): {out}"))
 }
 
 /// A small evolution run of `game` (6 networks, 2 generations at depth 1, 4 benchmark
