@@ -19,13 +19,15 @@ mod game;
 #[cfg(test)]
 mod tests;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evoboard::arena::{AgentSpec, SeriesConfig, SeriesStats, play_game, play_series};
+use evoboard::arena::{
+    Agent, AgentSpec, SeriesConfig, SeriesStats, SpecError, play_game, play_series,
+};
 use evoboard::evolve::checkpoint::EvolutionState;
 use evoboard::evolve::config::{EvolveConfig, Preset};
-use evoboard::evolve::{Evolution, Observer};
+use evoboard::evolve::{Evolution, Observer, gating_benchmark};
 use evoboard::games::perft;
 use evoboard::report::plot::plot_run;
 use evoboard::rng::rng_for;
@@ -71,9 +73,8 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// The preset's defaults for Connect Four, cut down so that the run takes seconds: a
-/// population of 10, 40 benchmark games a generation against `heuristic:2`, and for the TD
-/// presets 2,000 learning games a generation.
+/// The preset's defaults for Connect Four, with the TD presets' learning cut to 5,000 games
+/// a generation and the final selection to 100 games, so that a run takes seconds.
 fn short_config(args: &Args, start: &ConnectFour) -> EvolveConfig {
     let config = EvolveConfig::for_game(args.preset, start);
     EvolveConfig {
@@ -104,8 +105,9 @@ impl Observer for Progress {
         };
         let benchmark = stats.benchmark.as_ref().map_or(0.0, |b| 100.0 * b.win_rate);
         println!(
-            "generation {:3}: {fitness}{benchmark:3.0}% wins against heuristic:2 ({seconds:.1} s)",
-            stats.generation
+            "generation {:3}: {fitness}{benchmark:3.0}% wins against {} ({seconds:.1} s)",
+            stats.generation,
+            gating_benchmark(&state.config)
         );
     }
 }
@@ -165,6 +167,11 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     show_game(&start, &champion, "heuristic:2", args.seed)
 }
 
+/// The player an agent spec (`heuristic:2`, `champion:PATH`, …) names.
+fn agent(spec: &str, start: &ConnectFour) -> Result<Box<dyn Agent<ConnectFour>>, SpecError> {
+    spec.parse::<AgentSpec>()?.build(start)
+}
+
 /// The champion against `opponent` over [`BENCHMARK_GAMES`] games, each opening played
 /// with both colours.
 fn benchmark(
@@ -173,8 +180,7 @@ fn benchmark(
     opponent: &str,
     opening_plies: u32,
 ) -> Result<SeriesStats, Box<dyn std::error::Error>> {
-    let player = champion.parse::<AgentSpec>()?.build(start)?;
-    let opponent = opponent.parse::<AgentSpec>()?.build(start)?;
+    let (player, opponent) = (agent(champion, start)?, agent(opponent, start)?);
     let series = SeriesConfig {
         games: BENCHMARK_GAMES,
         opening_plies,
@@ -192,20 +198,13 @@ fn show_game(
     opponent: &str,
     seed: u64,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let agents = [
-        champion.parse::<AgentSpec>()?.build(start)?,
-        opponent.parse::<AgentSpec>()?.build(start)?,
-    ];
+    let (player, other) = (agent(champion, start)?, agent(opponent, start)?);
     let record = play_game(
         start,
-        [agents[0].as_ref(), agents[1].as_ref()],
+        [player.as_ref(), other.as_ref()],
         &mut rng_for(seed, &[]),
     );
-    println!(
-        "\n{} (X) against {} (O):",
-        Path::new(champion).display(),
-        opponent
-    );
+    println!("\n{champion} (X) against {opponent} (O):");
     let mut game = *start;
     for (ply, &mv) in record.moves.iter().enumerate() {
         println!(
