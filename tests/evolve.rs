@@ -19,11 +19,7 @@ use evoboard::rng::rng_for;
 
 struct Quiet;
 
-impl Observer for Quiet {
-    fn generation_started(&self, _: u32, _: usize) {}
-    fn game_done(&self) {}
-    fn generation_done(&self, _: &EvolutionState, _: f64) {}
-}
+impl Observer for Quiet {}
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("evoboard-evolve-{name}-{}", std::process::id()));

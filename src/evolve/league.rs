@@ -148,7 +148,7 @@ pub fn league_games(config: &EvolveConfig, generation: u32, hall: usize, partner
 }
 
 /// The fitness games one individual is credited with in a generation whose hall of fame
-/// holds `hall` champions, fewest to most (see [`fixtures`]): they differ only in a sampled
+/// holds `hall` champions, fewest to most (see `fixtures`): they differ only in a sampled
 /// league, where an individual also plays those that drew it.
 pub fn credited_games(config: &EvolveConfig, hall: usize) -> RangeInclusive<usize> {
     let others = config.population.saturating_sub(1);

@@ -78,13 +78,14 @@ impl EvolveError {
 }
 
 /// Hears about a run's progress (the CLI draws progress bars and summary lines).
+/// Every method does nothing by default, so a silent run needs only `impl Observer for X {}`.
 pub trait Observer: Sync {
     /// A generation starts and will play `games` games (league plus benchmark).
-    fn generation_started(&self, generation: u32, games: usize);
+    fn generation_started(&self, _generation: u32, _games: usize) {}
     /// One game finished (called from worker threads).
-    fn game_done(&self);
+    fn game_done(&self) {}
     /// A generation finished in `seconds`.
-    fn generation_done(&self, state: &EvolutionState, seconds: f64);
+    fn generation_done(&self, _state: &EvolutionState, _seconds: f64) {}
     /// The run ends by testing `candidates` networks with `games` games each.
     fn selection_started(&self, _candidates: usize, _games: usize) {}
 }

@@ -12,7 +12,7 @@ pub fn ranking(fitness: &[f64]) -> Vec<usize> {
     order
 }
 
-/// Roulette wheel: index i with probability fitness[i] / Σ fitness. When every fitness is
+/// Roulette wheel: index `i` with probability `fitness[i] / Σ fitness`. When every fitness is
 /// zero (possible with a league of all losses and no draws) the wheel is uniform.
 pub fn roulette(fitness: &[f64], rng: &mut GameRng) -> usize {
     let total: f64 = fitness.iter().map(|f| f.max(0.0)).sum();

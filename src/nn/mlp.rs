@@ -177,7 +177,7 @@ const BLOCK: usize = 8;
 
 /// A network ready to evaluate: the chromosome, plus the first layer laid out for speed —
 /// its weights transposed (input-major) and each input's row padded to a whole number of
-/// [`BLOCK`]s, so that a sparse ±1 input costs one vector add per occupied input and block.
+/// `BLOCK`s, so that a sparse ±1 input costs one vector add per occupied input and block.
 #[derive(Clone, Debug)]
 pub struct Mlp {
     topology: Topology,

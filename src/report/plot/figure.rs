@@ -488,7 +488,7 @@ fn diversity_figure(rows: &[PlotRow]) -> Figure {
 }
 
 /// The axis for diversities `values`: whole decades on a log scale when the positive ones
-/// span [`LOG_SPAN`] or more, else linear.
+/// span `LOG_SPAN` or more, else linear.
 pub fn diversity_axis(values: &[f64]) -> YAxis {
     match bounds(values.iter().copied().filter(|&v| v > 0.0)) {
         Some((low, high)) if high >= LOG_SPAN * low => {
