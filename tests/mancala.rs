@@ -2,7 +2,7 @@
 //! hand-made position for every rule.
 
 use evoboard::eval::Evaluator;
-use evoboard::games::mancala::{Kalah, Mancala, Oware, Rules};
+use evoboard::games::mancala::{Kalah, Mancala, OnBoard, Oware, Rules};
 use evoboard::games::perft;
 use evoboard::rng::rng_for;
 use evoboard::search::{plain_negamax, search};

@@ -5,7 +5,7 @@ use evoboard::arena::{Agent, AgentSpec, play_game};
 use evoboard::eval::NamedEvaluators;
 use evoboard::games::joint::is_joint;
 use evoboard::games::mancala::congklak::MAX_RELAYS;
-use evoboard::games::mancala::{Congkak, Congklak, Mancala};
+use evoboard::games::mancala::{Congkak, Congklak, Mancala, OnBoard};
 use evoboard::games::{JointDecision, perft};
 use evoboard::rng::rng_for;
 use evoboard::search::{Pruning, plain_negamax, search, search_pruned};

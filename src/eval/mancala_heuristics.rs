@@ -35,7 +35,7 @@ use crate::eval::weighted::{Evaluated, Feature, Featured, WeightedSum, feature_n
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
 use crate::games::Player;
 use crate::games::mancala::{
-    Board, Congkak, Congklak, Kalah, Mancala, Oware, Rules, playable_pits,
+    Board, Congkak, Congklak, Kalah, Mancala, OnBoard, Oware, Rules, playable_pits,
 };
 
 /// The seeds that guarantee a win: more than half of them.
@@ -169,36 +169,19 @@ impl NamedEvaluators for Mancala<Oware> {
     }
 }
 
-/// Games played on a mancala [`Board`], so board features are written once for all.
-pub trait OnBoard {
-    fn mancala_board(&self) -> &Board;
-}
-
-impl<R: Rules> OnBoard for Mancala<R> {
-    fn mancala_board(&self) -> &Board {
-        self.board()
-    }
-}
-
-impl OnBoard for Congkak {
-    fn mancala_board(&self) -> &Board {
-        self.board()
-    }
-}
-
 fn store_difference<G: OnBoard + Featured>(e: &Evaluated<'_, G>) -> f32 {
-    let (board, me) = (e.game.mancala_board(), e.side);
+    let (board, me) = (e.game.board(), e.side);
     f32::from(board.store(me)) - f32::from(board.store(me.opponent()))
 }
 
 fn side_difference<G: OnBoard + Featured>(e: &Evaluated<'_, G>) -> f32 {
-    let (board, me) = (e.game.mancala_board(), e.side);
+    let (board, me) = (e.game.board(), e.side);
     board.row_total(me) as f32 - board.row_total(me.opponent()) as f32
 }
 
 /// How many of the board's holes (by index) satisfy `keep`.
 fn count_holes<G: OnBoard>(game: &G, keep: impl Fn(&Board, usize) -> bool) -> f32 {
-    let board = game.mancala_board();
+    let board = game.board();
     (0..board.pits_per_side())
         .filter(|&hole| keep(board, hole))
         .count() as f32

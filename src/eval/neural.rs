@@ -14,7 +14,7 @@
 use crate::eval::Evaluator;
 use crate::eval::{mancala_tuples, othello_tuples};
 use crate::games::mancala::congkak::HOLES;
-use crate::games::mancala::{Board, Congkak};
+use crate::games::mancala::{Board, Congkak, OnBoard};
 use crate::games::othello::Othello;
 use crate::games::othello::bitboard::squares;
 use crate::games::{Notation, Player};

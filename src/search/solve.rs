@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::games::mancala::{Kalah, Mancala, Rules};
+use crate::games::mancala::{Kalah, Mancala, OnBoard, Rules};
 use crate::games::{Game, MoveList, Player};
 
 /// A solved position.

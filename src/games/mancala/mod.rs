@@ -95,6 +95,20 @@ pub fn playable_pits<R: Rules>(rules: &R, board: &Board, mover: Player) -> usize
         .count()
 }
 
+/// A game played on a mancala [`Board`]: [`Mancala`] under any ruleset, and [`Congkak`].
+/// Board features, the networks' view of the pits and tests read the board through it,
+/// so what they compute is written once for every such game.
+pub trait OnBoard {
+    /// The pits and the stores.
+    fn board(&self) -> &Board;
+}
+
+impl<R: Rules> OnBoard for Mancala<R> {
+    fn board(&self) -> &Board {
+        &self.board
+    }
+}
+
 /// A mancala position under rules `R`.
 #[derive(Clone, Debug)]
 pub struct Mancala<R: Rules> {
@@ -149,10 +163,6 @@ impl<R: Rules> Mancala<R> {
     /// The standard start: `pits` pits of `seeds` seeds per side, the first player to move.
     pub fn start(rules: R, pits: usize, seeds: u8) -> Mancala<R> {
         Mancala::from_board(rules, Board::new(pits, seeds), Player::First)
-    }
-
-    pub fn board(&self) -> &Board {
-        &self.board
     }
 
     pub fn rules(&self) -> &R {

@@ -31,7 +31,7 @@ mod notation;
 mod opening;
 
 use super::congklak::{RELAY_SOWING, relay, settle_landing};
-use super::{Board, MoveFacts, bank_rows};
+use super::{Board, MoveFacts, OnBoard, bank_rows};
 use crate::games::{Game, JointDecision, MoveList, Outcome, Player};
 use opening::{Hand, Opening};
 
@@ -83,10 +83,6 @@ impl Congkak {
             over: false,
             last: MoveFacts::default(),
         }
-    }
-
-    pub fn board(&self) -> &Board {
-        &self.board
     }
 
     /// The round being played (1-based).
@@ -151,6 +147,12 @@ impl Congkak {
         (0..HOLES)
             .filter(move |&hole| self.board.pit(side, hole) > 0)
             .map(|hole| hole as u8)
+    }
+}
+
+impl OnBoard for Congkak {
+    fn board(&self) -> &Board {
+        &self.board
     }
 }
 
