@@ -127,3 +127,53 @@ fn solves_ffo_40_exactly() {
         solution.best
     );
 }
+
+mod common;
+
+#[test]
+fn the_solve_command_reports_the_value_and_best_move() {
+    // A late position from the brute-force test's stream, solved through the binary.
+    let game = late_positions(1).remove(0);
+    let expected = brute_force(&game);
+    let output = common::stdout_of(&[
+        "solve",
+        "--game",
+        "othello",
+        "--position",
+        &game.to_position_string(),
+    ]);
+    assert!(
+        output.contains(&format!(": {expected:+} for ")),
+        "{output} (expected {expected:+})"
+    );
+    assert!(output.contains("best move "), "{output}");
+}
+
+#[test]
+fn the_solve_command_refuses_what_it_cannot_solve() {
+    let start = Othello::start().to_position_string();
+    assert_eq!(
+        common::bad_input(&["solve", "--game", "othello", "--position", &start]),
+        "error: the position has 60 empty squares; the exact solver takes at most 30"
+    );
+    assert_eq!(
+        common::bad_input(&["solve", "--game", "othello"]),
+        "error: solve --game othello needs --position (at most 30 empty squares)"
+    );
+    assert_eq!(
+        common::bad_input(&[
+            "solve",
+            "--game",
+            "othello",
+            "--position",
+            &start,
+            "--pits",
+            "4"
+        ]),
+        "error: --pits, --seeds and --empty-capture are for kalah"
+    );
+    assert_eq!(
+        common::bad_input(&["solve", "--game", "kalah", "--pits", "4"]),
+        "error: solve --game kalah needs --pits and --seeds, and takes no --position"
+    );
+}

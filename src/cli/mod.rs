@@ -25,6 +25,7 @@ use crate::games::{GameError, Notation};
 use crate::nn::TopologyError;
 use crate::persist::PersistError;
 use crate::report::plot::PlotError;
+use crate::search::endgame::EndgameError;
 use crate::search::solve::SolveError;
 
 /// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
@@ -224,6 +225,7 @@ blame!(
     OpeningError,
     TopologyError,
     ExperimentError,
+    EndgameError,
 );
 blame!(
     Failure: std::io::Error,

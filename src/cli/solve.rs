@@ -1,36 +1,58 @@
-//! `evoboard solve`: the exact value of a small Kalah board.
+//! `evoboard solve`: exact values. A small Kalah board from its start, or an Othello
+//! position with few empty squares (an endgame).
 
 use std::time::Instant;
 
 use clap::Args;
 
-use crate::cli::CliResult;
+use crate::cli::{BadInput, CliResult};
 use crate::games::mancala::{Kalah, MAX_PITS};
+use crate::games::othello::Othello;
+use crate::games::{Game, Notation};
+use crate::search::endgame::{MAX_EMPTIES, solve_endgame};
 use crate::search::solve::solve;
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Only Kalah can be solved (Oware's repetition rule defeats the table).
-    #[arg(long, value_parser = ["kalah"])]
+    /// `kalah` (a whole game from its start: --pits, --seeds) or `othello` (an endgame:
+    /// --position). Oware's repetition rule defeats the table.
+    #[arg(long, value_parser = ["kalah", "othello"])]
     game: String,
-    /// Pits per side (the solver takes 1 to 7).
+    /// Kalah: pits per side (the solver takes 1 to 7).
     // Bounded by what a board holds; the solver refuses what it cannot solve itself.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_PITS as i64))]
-    pits: u8,
-    /// Seeds per pit (the board may hold at most 255).
+    pits: Option<u8>,
+    /// Kalah: seeds per pit (the board may hold at most 255).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=18))]
-    seeds: u8,
-    /// Capture even when the opposite pit is empty (Irving, Donkers & Uiterwijk 2000).
+    seeds: Option<u8>,
+    /// Kalah: capture even when the opposite pit is empty (Irving, Donkers & Uiterwijk 2000).
     #[arg(long)]
     empty_capture: bool,
-    /// Most positions kept in the transposition table (about 100 bytes each): the default
-    /// takes about 12 GB at most; lower it on a machine with less memory.
+    /// Kalah: most positions kept in the transposition table (about 100 bytes each): the
+    /// default takes about 12 GB at most; lower it on a machine with less memory.
     #[arg(long, default_value_t = 120_000_000)]
     max_entries: usize,
+    /// Othello: the position, 64 squares a1…h8 (`X`, `O`, `-`), a space and the side to
+    /// move; at most 30 empty squares.
+    #[arg(long, allow_hyphen_values = true)]
+    position: Option<String>,
 }
 
 pub fn run(args: &SolveArgs) -> CliResult {
-    let game = Kalah::game(usize::from(args.pits), args.seeds, args.empty_capture);
+    match args.game.as_str() {
+        "othello" => solve_othello(args),
+        _ => solve_kalah(args),
+    }
+}
+
+fn solve_kalah(args: &SolveArgs) -> CliResult {
+    let (Some(pits), Some(seeds), None) = (args.pits, args.seeds, &args.position) else {
+        return Err(BadInput(
+            "solve --game kalah needs --pits and --seeds, and takes no --position".into(),
+        )
+        .into());
+    };
+    let game = Kalah::game(usize::from(pits), seeds, args.empty_capture);
     let clock = Instant::now();
     let solution = solve(&game, args.max_entries)?;
     let seconds = clock.elapsed().as_secs_f64();
@@ -40,9 +62,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
         _ => "draw".to_string(),
     };
     println!(
-        "kalah({},{}){}: {verdict} — {} nodes, {} table entries, {seconds:.2} s",
-        args.pits,
-        args.seeds,
+        "kalah({pits},{seeds}){}: {verdict} — {} nodes, {} table entries, {seconds:.2} s",
         if args.empty_capture {
             " empty-capture"
         } else {
@@ -50,6 +70,39 @@ pub fn run(args: &SolveArgs) -> CliResult {
         },
         solution.nodes,
         solution.table_entries
+    );
+    Ok(())
+}
+
+fn solve_othello(args: &SolveArgs) -> CliResult {
+    let Some(position) = args.position.as_deref() else {
+        return Err(BadInput(format!(
+            "solve --game othello needs --position (at most {MAX_EMPTIES} empty squares)"
+        ))
+        .into());
+    };
+    if args.pits.is_some() || args.seeds.is_some() || args.empty_capture {
+        return Err(BadInput("--pits, --seeds and --empty-capture are for kalah".into()).into());
+    }
+    let game = Othello::from_position_string(position)?;
+    let clock = Instant::now();
+    let solution = solve_endgame(&game)?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let side = if game.to_move() == crate::games::Player::First {
+        "X"
+    } else {
+        "O"
+    };
+    let best = solution
+        .best
+        .map_or("none (the game is over)".to_string(), |mv| {
+            game.format_move(mv)
+        });
+    println!(
+        "othello, {side} to move, {} empties: {:+} for {side} (final disc difference, empties to the winner), best move {best} — {} nodes, {seconds:.2} s",
+        game.empties().count_ones(),
+        solution.margin,
+        solution.nodes,
     );
     Ok(())
 }
