@@ -1,15 +1,19 @@
 //! Exact Othello endgames: the final disc difference under perfect play, and a move that
 //! achieves it, from a position with few empty squares.
 //!
-//! An alpha-beta search to the end of the game over the bitboards, with the methods endgame
-//! solvers share (described, among others, by Gunnar Andersson's notes on his solver and
-//! by Edax):
+//! An alpha-beta search to the end of the game over the bitboards, with the methods that
+//! endgame solvers share (Gunnar Andersson's notes on his solver, and Edax, describe them):
+//! - the root's value is found by null-window probes (MTD(f)) that share one table;
 //! - far from the end, moves are ordered *fastest first* (the move leaving the opponent
-//!   the fewest replies, corner replies counted double), searched with null windows after
-//!   the first (principal-variation search), and positions are kept in a transposition
+//!   the fewest replies, corner replies counted double, then the opponent's potential
+//!   mobility, then parity), searched with null windows after the first
+//!   (principal-variation search), and positions are kept in a two-tier transposition
 //!   table of bounds and best moves;
-//! - in the last few empties there is no table and no ordering beyond *parity*: squares
-//!   in regions (board quarters) with an odd number of empties first;
+//! - a node is cut before it is searched when the table already proves a child good
+//!   enough (enhanced transposition cut-off), or when the opponent's stable discs cap the
+//!   final margin at the window's lower bound (stability cut-off);
+//! - in the last six empties there is no table and no ordering beyond *parity*: squares
+//!   in board quarters with an odd number of empties first;
 //! - the last empty square is scored without making the move.
 //!
 //! Values count the empty squares for the winner, the usual tournament rule and that of
@@ -32,6 +36,11 @@ pub const MAX_EMPTIES: u32 = 30;
 /// From this many empties down, the search uses parity ordering and no table: a
 /// position this close to the end is searched faster than it is looked up.
 const SHALLOW_EMPTIES: u32 = 6;
+
+/// From this many empties up, the children are looked up in the table before any is
+/// searched (enhanced transposition cut-off): nearer the end the look-ups cost more than
+/// they save.
+const ETC_EMPTIES: u32 = 10;
 
 /// Entries of the transposition table (a power of two): 24 bytes each, 96 MiB.
 const TABLE_BITS: u32 = 22;
@@ -281,7 +290,9 @@ impl Solver {
         }
         let window = (alpha, beta);
         let ordered = self.ordered(own, opp, moves, hint);
-        if let Some(bound) = self.transposition_cutoff(own, opp, &ordered, beta) {
+        if empty.count_ones() >= ETC_EMPTIES
+            && let Some(bound) = self.transposition_cutoff(own, opp, &ordered, beta)
+        {
             return bound;
         }
         let mut best = (-65, NO_MOVE);
