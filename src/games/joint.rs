@@ -34,19 +34,6 @@ pub fn is_joint<G: Game>(game: &G) -> bool {
     game.joint().is_some()
 }
 
-/// The players who choose the next move of `game`: both at a joint decision, else the
-/// side to move.
-pub fn choosers<G: Game>(game: &G) -> &'static [Player] {
-    if is_joint(game) {
-        &Player::BOTH
-    } else {
-        match game.to_move() {
-            Player::First => &Player::BOTH[..1],
-            Player::Second => &Player::BOTH[1..],
-        }
-    }
-}
-
 /// The move to play at `game`: `choose(view, player)` is asked for each chooser's move,
 /// on the position as that player sees it, and at a joint decision the two answers are
 /// merged so that each player decides only their own part.
