@@ -72,19 +72,18 @@ fn seat<G: NamedEvaluators>(spec: &str, start: &G) -> CliResult<Seat<G>> {
     Ok(Seat::Engine(spec.parse::<AgentSpec>()?.build(start)?))
 }
 
-/// What a seat decided at its turn.
-enum Choice<G: Game> {
-    Move(G::Move),
-    /// Take back to this player's previous turn.
-    Undo,
-    Quit,
-}
-
-/// Why no move was made: the game stops or goes back, or the terminal failed.
+/// Why a seat made no move: its player takes back to their previous turn, the game is
+/// abandoned, or the terminal failed.
 enum Stop {
     Undo(Player),
     Quit,
-    Failed(crate::cli::CliError),
+    Failed(std::io::Error),
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(error: std::io::Error) -> Stop {
+        Stop::Failed(error)
+    }
 }
 
 /// The engines and what the people at the board share while a game is played.
@@ -100,7 +99,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
     /// Asks `seat` for `player`'s move in `view` (at a simultaneous decision, the position
     /// as `player` chooses in it: a person then types only their own part, unseen by the
     /// other side). A person's `help`, `board`, `hint` and bad moves are handled here.
-    fn choose(&mut self, seat: &Seat<G>, view: &G, player: Player) -> CliResult<Choice<G>> {
+    fn choose(&mut self, seat: &Seat<G>, view: &G, player: Player) -> Result<G::Move, Stop> {
         let name = view.player_name(player);
         let human = match seat {
             Seat::Engine(agent) => {
@@ -108,7 +107,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
                 if is_joint(view) {
                     writeln!(self.out, "{name} has chosen (hidden until both have)")?;
                 }
-                return Ok(Choice::Move(mv));
+                return Ok(mv);
             }
             Seat::Human => view,
         };
@@ -129,7 +128,7 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
             match read_text_line(&mut self.input, &mut line)? {
                 LineRead::End => {
                     writeln!(self.out, "\nend of input: game abandoned")?;
-                    return Ok(Choice::Quit);
+                    return Err(Stop::Quit);
                 }
                 LineRead::NotText => {
                     writeln!(
@@ -143,16 +142,16 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
             match line.trim() {
                 "quit" => {
                     writeln!(self.out, "game abandoned")?;
-                    return Ok(Choice::Quit);
+                    return Err(Stop::Quit);
                 }
                 "help" => writeln!(self.out, "{HELP}")?,
                 "board" => show(human, self.out)?,
                 "hint" => self.hint(human, player)?,
-                "undo" => return Ok(Choice::Undo),
+                "undo" => return Err(Stop::Undo(player)),
                 text => match parse_part(human, text, player)
                     .and_then(|mv| human.play(mv).map(|_| mv))
                 {
-                    Ok(mv) => return Ok(Choice::Move(mv)),
+                    Ok(mv) => return Ok(mv),
                     Err(GameError::IllegalMove { .. }) => writeln!(
                         self.out,
                         "'{text}' is not legal here; legal: {}",
@@ -216,17 +215,12 @@ pub fn play<G: NamedEvaluators>(
     'game: while game.outcome().is_none() {
         // Everyone who chooses now: one player, or both at a simultaneous decision.
         let chosen = gather_move(&game, |view, player| {
-            match session.choose(&seats[player.index()], view, player) {
-                Ok(Choice::Move(mv)) => Ok(mv),
-                Ok(Choice::Undo) => Err(Stop::Undo(player)),
-                Ok(Choice::Quit) => Err(Stop::Quit),
-                Err(error) => Err(Stop::Failed(error)),
-            }
+            session.choose(&seats[player.index()], view, player)
         });
         let mv = match chosen {
             Ok(mv) => mv,
             Err(Stop::Quit) => return Ok(()),
-            Err(Stop::Failed(error)) => return Err(error),
+            Err(Stop::Failed(error)) => return Err(error.into()),
             Err(Stop::Undo(player)) => {
                 let name = game.player_name(player);
                 match undo(&mut before, &mut moves, player) {
