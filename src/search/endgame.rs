@@ -463,11 +463,7 @@ fn last_square(own: u64, opp: u64, square: u32) -> i32 {
     if theirs > 0 {
         return margin - 2 * theirs - 1;
     }
-    match margin.cmp(&0) {
-        Ordering::Greater => margin + 1,
-        Ordering::Less => margin - 1,
-        Ordering::Equal => 0,
-    }
+    final_margin(own, opp)
 }
 
 /// The stability cut-off: the opponent's stable discs (which no move can flip) cap the
