@@ -168,6 +168,25 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn joint(&self) -> Option<&dyn JointDecision<Self>> {
         None
     }
+
+    /// A 64-bit hash of everything that decides this position's future and its evaluation
+    /// (equal positions, equal keys; [`position_key`] mixes the words), so that a search
+    /// may reuse what it found when a position recurs by another move order. `None`, the
+    /// default, where the future also depends on how the game got here (a repetition
+    /// rule) or is a simultaneous decision: such positions are always searched afresh.
+    fn position_key(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// Mixes `words` into one well-spread 64-bit key for [`Game::position_key`]: every bit of
+/// every word moves about half the key's bits, so keys of near-identical positions differ.
+pub fn position_key(words: &[u64]) -> u64 {
+    words.iter().fold(0x243F_6A88_85A3_08D3, |key, &word| {
+        let mixed = (key ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mixed = (mixed ^ (mixed >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        mixed ^ (mixed >> 32)
+    })
 }
 
 /// A game's notation: its name, moves and positions as text that reads back exactly.

@@ -15,6 +15,9 @@ pub mod endgame;
 mod negamax;
 mod ordering;
 pub mod solve;
+mod table;
+
+pub use ordering::order_by_static_value;
 
 pub use negamax::{
     Limits, Pruning, SearchResult, move_values, move_values_within, plain_negamax, search,

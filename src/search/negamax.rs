@@ -7,11 +7,16 @@ use crate::eval::Evaluator;
 use crate::games::{Game, MoveList, Player};
 
 use super::ordering::order_by_static_value;
+use super::table::{Bound, Table};
 use super::{as_seen, leaf_value, maximin, part_values, terminal_value};
 
 /// Remaining depth from which children are ordered by static value; below it the ordering
 /// costs more evaluations than the cut-offs save.
 const ORDERING_MIN_DEPTH: u32 = 2;
+
+/// Remaining depth from which nodes are looked up in and stored to the transposition table;
+/// nearer the leaves a lookup costs more than the evaluations it saves.
+const TABLE_MIN_DEPTH: u32 = 2;
 
 /// What a search found: the best move (`None` only if the game is over), its value for the
 /// side to move, and how many nodes were visited.
@@ -56,9 +61,17 @@ pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
     evaluator: &E,
     pruning: Option<Pruning<'_, G>>,
 ) -> SearchResult<G::Move> {
-    let mut searcher = AlphaBeta::new(evaluator, pruning, game.to_move(), None);
+    let mut searcher = AlphaBeta::new(evaluator, pruning, game, depth, None);
     searcher.nodes = 1;
-    root_search(&mut searcher, game, depth, None)
+    if searcher.table.is_some() {
+        for shallower in TABLE_MIN_DEPTH + 1..depth {
+            root_search(&mut searcher, game, shallower, None);
+        }
+    }
+    let mut result = root_search(&mut searcher, game, depth, None);
+    result.nodes = searcher.nodes;
+    searcher.finish();
+    result
 }
 
 /// When a timed search must stop: at `deadline`, or as soon as `stop` is raised (by
@@ -85,18 +98,22 @@ pub fn search_within<G: Game, E: Evaluator<G> + ?Sized>(
     pruning: Option<Pruning<'_, G>>,
     limits: Limits<'_>,
 ) -> (SearchResult<G::Move>, u32) {
-    let mut done = (search_pruned(game, 1, evaluator, pruning), 1);
-    let mut nodes = done.0.nodes;
+    // Depth 1 is searched without limits, so that there is always a move; the deeper
+    // iterations share the table, which hands each the best moves of the one before.
+    let mut searcher = AlphaBeta::new(evaluator, pruning, game, max_depth, None);
+    searcher.nodes = 1;
+    let mut done = (root_search(&mut searcher, game, 1, None), 1);
+    searcher.limits = Some(limits);
+    searcher.next_check = 0;
     for depth in 2..=max_depth {
-        let mut searcher = AlphaBeta::new(evaluator, pruning, game.to_move(), Some(limits));
         let result = root_search(&mut searcher, game, depth, done.0.best);
-        nodes += searcher.nodes;
         if searcher.stopped {
             break;
         }
         done = (result, depth);
     }
-    done.0.nodes = nodes;
+    done.0.nodes = searcher.nodes;
+    searcher.finish();
     done
 }
 
@@ -162,23 +179,37 @@ struct AlphaBeta<'e, G, E: ?Sized> {
     next_check: u64,
     /// Set once the limits are reached: every value from then on is meaningless.
     stopped: bool,
+    /// The thread's transposition table, if the game has position keys and the search is
+    /// deep enough to use it.
+    table: Option<Table>,
 }
 
 impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
+    /// A search of `root` at most `depth` plies deep.
     fn new(
         evaluator: &'e E,
         pruning: Option<Pruning<'e, G>>,
-        root: Player,
+        root: &G,
+        depth: u32,
         limits: Option<Limits<'e>>,
     ) -> Self {
+        let uses_table = depth > TABLE_MIN_DEPTH && root.position_key().is_some();
         AlphaBeta {
             evaluator,
             pruning,
-            root,
+            root: root.to_move(),
             nodes: 0,
             limits,
             next_check: 0,
             stopped: false,
+            table: uses_table.then(Table::take),
+        }
+    }
+
+    /// Ends the search, handing the table back for the thread's next one.
+    fn finish(self) {
+        if let Some(table) = self.table {
+            table.give_back();
         }
     }
 
@@ -251,6 +282,39 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
         }
     }
 
+    /// [`Self::child_value`] for a move after the first: once a move has set alpha, the
+    /// others are first searched with a null window (alpha, the next float up), which only
+    /// asks whether they beat alpha, and searched again in full only if one does. With a
+    /// good first move most fail low at the null window's lower cost.
+    fn scout_value(
+        &mut self,
+        game: &G,
+        mv: G::Move,
+        depth: u32,
+        alpha: f32,
+        beta: f32,
+        best: f32,
+    ) -> f32 {
+        let null_beta = alpha.next_up();
+        if self.table.is_none() || best == f32::NEG_INFINITY || null_beta >= beta {
+            return self.child_value(game, mv, depth, alpha, beta);
+        }
+        let value = self.child_value(game, mv, depth, alpha, null_beta);
+        if value > alpha && value < beta {
+            self.child_value(game, mv, depth, alpha, beta)
+        } else {
+            value
+        }
+    }
+
+    /// The position's key, where the table is in use at this depth.
+    fn key(&self, game: &G, depth: u32) -> Option<u64> {
+        match self.table {
+            Some(_) if depth >= TABLE_MIN_DEPTH => game.position_key(),
+            _ => None,
+        }
+    }
+
     /// Fail-soft alpha-beta value of `game` for its side to move.
     fn value(&mut self, game: &G, depth: u32, mut alpha: f32, beta: f32) -> f32 {
         self.nodes += 1;
@@ -259,6 +323,11 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
         }
         if self.out_of_time() {
             return 0.0;
+        }
+        let key = self.key(game, depth);
+        let found = key.and_then(|key| self.table.as_ref()?.probe(key));
+        if let Some(value) = found.and_then(|found| found.cutoff(depth, alpha, beta)) {
+            return value;
         }
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
@@ -272,21 +341,49 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
             })
             .1;
         }
-        self.select(game, &mut moves, depth);
-        let mut best = f32::NEG_INFINITY;
-        for &mv in &moves {
-            let value = self.child_value(game, mv, depth, alpha, beta);
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
+        let generated = key.map(|_| moves.clone());
+        let hint = found.and_then(|found| moves.get(found.best).copied());
+        let alpha_before = alpha;
+        let mut best = (f32::NEG_INFINITY, moves[0]);
+        // Without forward pruning the table's move is searched before the others are
+        // ordered: when it cuts off, as it mostly does, the ordering's evaluations are saved.
+        let searched_first = hint.filter(|_| self.pruning.is_none());
+        if let Some(mv) = searched_first {
+            best = (self.child_value(game, mv, depth, alpha, beta), mv);
+            alpha = alpha.max(best.0);
+        }
+        if alpha < beta {
+            self.select(game, &mut moves, depth);
+            if let Some(index) = hint.and_then(|mv| moves.iter().position(|&m| m == mv)) {
+                moves[..=index].rotate_right(1);
+            }
+            for &mv in moves.iter().filter(|&&mv| Some(mv) != searched_first) {
+                let value = self.scout_value(game, mv, depth, alpha, beta, best.0);
+                if value > best.0 {
+                    best = (value, mv);
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
         }
-        best
+        if let (Some(key), Some(generated), false) = (key, generated, self.stopped) {
+            let bound = if best.0 <= alpha_before {
+                Bound::Upper
+            } else if best.0 >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let index = generated.iter().position(|&mv| mv == best.1).unwrap_or(0);
+            if let Some(table) = self.table.as_mut() {
+                table.store(key, depth, best.0, bound, index);
+            }
+        }
+        best.0
     }
 }
 
@@ -377,7 +474,7 @@ fn limited_move_values<G: Game, E: Evaluator<G> + ?Sized>(
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     let mover = game.to_move();
-    let mut searcher = AlphaBeta::new(evaluator, None, mover, limits);
+    let mut searcher = AlphaBeta::new(evaluator, None, game, depth, limits);
     let depth = depth.saturating_sub(1);
     let mut values: Vec<(G::Move, f32)> = if let Some(joint) = game.joint() {
         part_values(game, joint, &moves, |child| {
@@ -394,7 +491,9 @@ fn limited_move_values<G: Game, E: Evaluator<G> + ?Sized>(
             })
             .collect()
     };
-    if searcher.stopped {
+    let stopped = searcher.stopped;
+    searcher.finish();
+    if stopped {
         return None;
     }
     values.sort_by(|a, b| b.1.total_cmp(&a.1));

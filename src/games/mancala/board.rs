@@ -70,6 +70,18 @@ impl Board {
         }
     }
 
+    /// Every field packed into four words, for a position key.
+    pub fn key_words(&self) -> [u64; 4] {
+        let mut bytes = [0u8; 32];
+        bytes[..2 * MAX_PITS].copy_from_slice(&self.pits);
+        bytes[2 * MAX_PITS..2 * MAX_PITS + 2].copy_from_slice(&self.stores);
+        bytes[2 * MAX_PITS + 2] = self.pits_per_side;
+        bytes[2 * MAX_PITS + 3..2 * MAX_PITS + 7].copy_from_slice(&self.burnt.to_le_bytes());
+        std::array::from_fn(|word| {
+            u64::from_le_bytes(bytes[8 * word..8 * word + 8].try_into().expect("8 bytes"))
+        })
+    }
+
     pub fn pits_per_side(&self) -> usize {
         usize::from(self.pits_per_side)
     }

@@ -26,7 +26,9 @@ pub use oware::Oware;
 
 use std::fmt::Debug;
 
-use crate::games::{Describe, Game, GameError, MoveFacts, MoveList, Notation, Outcome, Player};
+use crate::games::{
+    Describe, Game, GameError, MoveFacts, MoveList, Notation, Outcome, Player, position_key,
+};
 use history::History;
 
 /// The rules that distinguish one mancala game from another.
@@ -236,6 +238,17 @@ impl<R: Rules> Game for Mancala<R> {
 
     fn score(&self) -> [i32; 2] {
         Player::BOTH.map(|p| i32::from(self.board.store(p)))
+    }
+
+    /// The board, the side to move and whether the game is over; none under a repetition
+    /// rule, where the positions since the last capture matter too.
+    fn position_key(&self) -> Option<u64> {
+        if R::ENDS_ON_REPETITION {
+            return None;
+        }
+        let [a, b, c, d] = self.board.key_words();
+        let state = self.to_move.index() as u64 | u64::from(self.over) << 1;
+        Some(position_key(&[a, b, c, d, state]))
     }
 }
 

@@ -12,7 +12,7 @@ mod text;
 
 pub use square::Move;
 
-use crate::games::{Game, MoveList, Outcome, Player};
+use crate::games::{Game, MoveList, Outcome, Player, position_key};
 use bitboard::{flips, legal_moves, squares};
 
 /// An Othello position: the discs of the side to move, the opponent's, and who that is.
@@ -160,5 +160,14 @@ impl Game for Othello {
             }
         }
         counts
+    }
+
+    #[inline]
+    fn position_key(&self) -> Option<u64> {
+        Some(position_key(&[
+            self.mover,
+            self.opponent,
+            self.to_move.index() as u64,
+        ]))
     }
 }
