@@ -320,26 +320,28 @@ fn brute_force<R: Rules>(game: &Mancala<R>) -> i32 {
 
 #[test]
 fn the_solver_agrees_with_brute_force_on_small_boards() {
-    use evoboard::search::solve::{MAX_SOLVER_PITS, SolveError, solve};
+    use evoboard::search::solve::{BUCKET_BYTES, MAX_SOLVER_PITS, SolveError, solve};
     for (pits, seeds) in [(2, 1), (3, 1), (3, 2), (4, 1), (2, 3)] {
         for empty_capture in [false, true] {
             let game = Kalah::game(pits, seeds, empty_capture);
             assert_eq!(
-                solve(&game, 1_000_000).unwrap().first_player_margin,
+                solve(&game, 1 << 24, |_| ()).unwrap().first_player_margin,
                 brute_force(&game),
                 "kalah({pits},{seeds}) empty-capture {empty_capture}"
             );
         }
     }
-    // A table too small for the board fails cleanly instead of exhausting memory.
-    assert!(matches!(
-        solve(&Kalah::game(4, 3, false), 100),
-        Err(SolveError::TableFull(100))
-    ));
+    // A table of one bucket forgets almost everything, and the value stays exact.
+    for empty_capture in [false, true] {
+        let game = Kalah::game(3, 3, empty_capture);
+        let tiny = solve(&game, BUCKET_BYTES, |_| ()).unwrap();
+        assert_eq!(tiny.first_player_margin, brute_force(&game));
+        assert!(tiny.table_entries <= 4);
+    }
     // A wider board is refused, not solved with keys that collide.
     assert!(matches!(
-        solve(&Kalah::game(MAX_SOLVER_PITS + 1, 1, false), 1_000_000),
-        Err(SolveError::TooManyPits(8))
+        solve(&Kalah::game(MAX_SOLVER_PITS + 1, 1, false), 1 << 20, |_| ()),
+        Err(SolveError::TooManyPits(9))
     ));
     // Mid-game positions, with stores already filled and either side to move; the last on
     // the widest board whose positions the table's keys hold.
@@ -351,7 +353,7 @@ fn the_solver_agrees_with_brute_force_on_small_boards() {
     ] {
         let game = kalah(text);
         assert_eq!(
-            solve(&game, 1_000_000).unwrap().first_player_margin,
+            solve(&game, 1 << 24, |_| ()).unwrap().first_player_margin,
             brute_force(&game),
             "{text}"
         );

@@ -18,7 +18,7 @@ pub struct SolveArgs {
     /// --position). Oware's repetition rule defeats the table.
     #[arg(long, value_parser = ["kalah", "othello"])]
     game: String,
-    /// Kalah: pits per side (the solver takes 1 to 7).
+    /// Kalah: pits per side (the solver takes 1 to 8).
     // Bounded by what a board holds; the solver refuses what it cannot solve itself.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_PITS as i64))]
     pits: Option<u8>,
@@ -28,10 +28,10 @@ pub struct SolveArgs {
     /// Kalah: capture even when the opposite pit is empty (Irving, Donkers & Uiterwijk 2000).
     #[arg(long)]
     empty_capture: bool,
-    /// Kalah: most positions kept in the transposition table (about 100 bytes each): the
-    /// default takes about 12 GB at most; lower it on a machine with less memory.
-    #[arg(long, default_value_t = 120_000_000)]
-    max_entries: usize,
+    /// Kalah: memory for the transposition table, in MB (a smaller table only costs time;
+    /// the pages are taken as they are first used).
+    #[arg(long, default_value_t = 8000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    table_mb: u64,
     /// Othello: the position, 64 squares a1…h8 (`X`, `O`, `-`), a space and the side to
     /// move; at most 30 empty squares.
     #[arg(long, allow_hyphen_values = true)]
@@ -54,7 +54,16 @@ fn solve_kalah(args: &SolveArgs) -> CliResult {
     };
     let game = Kalah::game(usize::from(pits), seeds, args.empty_capture);
     let clock = Instant::now();
-    let solution = solve(&game, args.max_entries)?;
+    let table_bytes = usize::try_from(args.table_mb * 1_000_000).unwrap_or(usize::MAX);
+    let solution = solve(&game, table_bytes, |progress| {
+        eprintln!(
+            "first player's margin in {}..={} after {} nodes, {:.1} s",
+            progress.lower,
+            progress.upper,
+            progress.nodes,
+            clock.elapsed().as_secs_f64()
+        );
+    })?;
     let seconds = clock.elapsed().as_secs_f64();
     let verdict = match solution.first_player_margin {
         m if m > 0 => format!("first player wins by {m}"),

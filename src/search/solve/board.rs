@@ -1,0 +1,166 @@
+//! Kalah seen from the side to move, as the solver plays it: the mover's pits first, then
+//! the opponent's, and no stores (the solver values only what is still to be banked). The
+//! board is turned round whenever the turn passes, so one table entry serves a position
+//! whichever player has it. Tests check every move against the game's own rules.
+
+use crate::games::{Game, Player};
+use crate::games::mancala::{Kalah, Mancala, OnBoard};
+
+/// Most pits a side: the key packs both rows into 16 bytes.
+pub const MAX_PITS: usize = 8;
+
+/// A position for the side to move: pits `0..m` are the mover's, `m..2m` the opponent's,
+/// each row counted from its owner's left, as in the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoverBoard {
+    pits: [u8; 2 * MAX_PITS],
+    m: u8,
+}
+
+/// What a move did: the seeds it banked for the mover (store, captures, and the rows
+/// banked when the game ends), whether the mover moves again, and whether the game is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sown {
+    pub banked: i32,
+    pub again: bool,
+    pub over: bool,
+}
+
+impl MoverBoard {
+    /// `game`'s pits, seen by its side to move.
+    pub fn of(game: &Mancala<Kalah>) -> MoverBoard {
+        let board = game.board();
+        let m = board.pits_per_side();
+        let mover = game.to_move();
+        let mut pits = [0; 2 * MAX_PITS];
+        pits[..m].copy_from_slice(board.row(mover));
+        pits[m..2 * m].copy_from_slice(board.row(mover.opponent()));
+        MoverBoard { pits, m: m as u8 }
+    }
+
+    fn m(&self) -> usize {
+        usize::from(self.m)
+    }
+
+    /// Seeds still on the board: no player can gain or lose more than these from here on.
+    pub fn on_board(&self) -> i32 {
+        self.pits.iter().map(|&s| i32::from(s)).sum()
+    }
+
+    /// The table's key: the pits, one byte each.
+    pub fn key(&self) -> u128 {
+        u128::from_le_bytes(self.pits)
+    }
+
+    /// The mover's pits that hold seeds: the legal moves (a finished game has none).
+    pub fn moves(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.m()).filter(|&pit| self.pits[pit] > 0)
+    }
+
+    /// Sows the mover's pit `pit` under Kalah's rules. The board left is seen by whoever
+    /// moves next: the same player after an extra turn, the other one otherwise.
+    pub fn sow(&mut self, pit: usize, empty_capture: bool) -> Sown {
+        let m = self.m();
+        // One lap: the mover's pits, the mover's store (cycle index m), the opponent's.
+        let cycle = 2 * m + 1;
+        let seeds = usize::from(std::mem::take(&mut self.pits[pit]));
+        let (laps, rest) = (seeds / cycle, seeds % cycle);
+        let mut banked = laps as i32;
+        if laps > 0 {
+            for seeds in &mut self.pits[..2 * m] {
+                *seeds += laps as u8;
+            }
+        }
+        for step in 1..=rest {
+            match (pit + step) % cycle {
+                store if store == m => banked += 1,
+                spot => self.pits[Self::pit_at(spot, m)] += 1,
+            }
+        }
+        let last = (pit + seeds) % cycle;
+        let again = last == m;
+        if last < m && self.pits[last] == 1 {
+            let facing = 2 * m - 1 - last;
+            if self.pits[facing] > 0 || empty_capture {
+                banked += 1 + i32::from(self.pits[facing]);
+                self.pits[last] = 0;
+                self.pits[facing] = 0;
+            }
+        }
+        let own: i32 = self.pits[..m].iter().map(|&s| i32::from(s)).sum();
+        let theirs: i32 = self.pits[m..2 * m].iter().map(|&s| i32::from(s)).sum();
+        let over = own == 0 || theirs == 0;
+        if over {
+            // Each player banks what is left on their own side.
+            banked += own - theirs;
+            self.pits = [0; 2 * MAX_PITS];
+        } else if !again {
+            self.turn_round();
+        }
+        Sown {
+            banked,
+            again: again && !over,
+            over,
+        }
+    }
+
+    /// Board index of cycle index `spot` (not the store).
+    fn pit_at(spot: usize, m: usize) -> usize {
+        if spot < m { spot } else { spot - 1 }
+    }
+
+    /// The same position seen by the other player.
+    fn turn_round(&mut self) {
+        let m = self.m();
+        let mut turned = [0; 2 * MAX_PITS];
+        turned[..m].copy_from_slice(&self.pits[m..2 * m]);
+        turned[m..2 * m].copy_from_slice(&self.pits[..m]);
+        self.pits = turned;
+    }
+}
+
+/// The store margin of `player` over the opponent in `game`.
+pub fn store_margin(game: &Mancala<Kalah>, player: Player) -> i32 {
+    let board = game.board();
+    i32::from(board.store(player)) - i32::from(board.store(player.opponent()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mancala::Pit;
+    use crate::games::MoveList;
+    use crate::rng::rng_for;
+    use rand::RngExt;
+
+    /// Random games on boards of every width, both capture rules: each move of the solver's
+    /// board banks what the game's stores gain and leaves the game's next position.
+    #[test]
+    fn sowing_agrees_with_the_game_rules() {
+        let mut moves = MoveList::new();
+        for (pits, seeds) in [(1, 1), (3, 2), (4, 5), (6, 4), (6, 6), (7, 18)] {
+            for empty_capture in [false, true] {
+                let mut rng = rng_for(3, &[pits as u64, u64::from(seeds)]);
+                for _ in 0..40 {
+                    let mut game = Kalah::game(pits, seeds, empty_capture);
+                    game.legal_moves(&mut moves);
+                    while !moves.is_empty() {
+                        let mv = moves[rng.random_range(0..moves.len())];
+                        let mover = game.to_move();
+                        let mut board = MoverBoard::of(&game);
+                        let before = store_margin(&game, mover);
+                        let sown = board.sow(usize::from(mv.0), empty_capture);
+                        game.play_unchecked(Pit(mv.0));
+                        assert_eq!(sown.banked, store_margin(&game, mover) - before);
+                        assert_eq!(sown.over, game.outcome().is_some());
+                        assert_eq!(sown.again, !sown.over && game.to_move() == mover);
+                        if !sown.over {
+                            assert_eq!(board, MoverBoard::of(&game));
+                        }
+                        game.legal_moves(&mut moves);
+                    }
+                }
+            }
+        }
+    }
+}
