@@ -344,7 +344,7 @@ fn the_solver_agrees_with_brute_force_on_small_boards() {
         Err(SolveError::TooManyPits(9))
     ));
     // Mid-game positions, with stores already filled and either side to move; the last on
-    // the widest board whose positions the table's keys hold.
+    // a board of seven pits.
     for text in [
         "2,0,3,1 1,2,0,2 2 1 N",
         "0,3,1,2 2,2,0,1 1 2 S",

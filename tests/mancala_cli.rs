@@ -173,7 +173,7 @@ fn gifford_ranks_all_63_players_and_the_solver_answers() {
     assert_eq!(bad.status.code(), Some(2));
     // The solver's own limit, reported as bad input.
     assert_eq!(
-        bad_input(&["solve", "--game", "kalah", "--pits", "8", "--seeds", "1"]),
-        "error: a board of 8 pits a side is too wide to solve: the solver takes at most 7"
+        bad_input(&["solve", "--game", "kalah", "--pits", "9", "--seeds", "1"]),
+        "error: a board of 9 pits a side is too wide to solve: the solver takes at most 8"
     );
 }

@@ -3,8 +3,8 @@
 //! board is turned round whenever the turn passes, so one table entry serves a position
 //! whichever player has it. Tests check every move against the game's own rules.
 
-use crate::games::{Game, Player};
 use crate::games::mancala::{Kalah, Mancala, OnBoard};
+use crate::games::{Game, Player};
 
 /// Most pits a side: the key packs both rows into 16 bytes.
 pub const MAX_PITS: usize = 8;
@@ -38,8 +38,23 @@ impl MoverBoard {
         MoverBoard { pits, m: m as u8 }
     }
 
+    /// A board from both rows, the mover's first (for tests of the numbering).
+    #[cfg(test)]
+    pub fn from_rows(mover: &[u8], opponent: &[u8]) -> MoverBoard {
+        let m = mover.len();
+        let mut pits = [0; 2 * MAX_PITS];
+        pits[..m].copy_from_slice(mover);
+        pits[m..2 * m].copy_from_slice(opponent);
+        MoverBoard { pits, m: m as u8 }
+    }
+
     fn m(&self) -> usize {
         usize::from(self.m)
+    }
+
+    /// The pits: the mover's row, then the opponent's, then zeros.
+    pub fn pits(&self) -> &[u8; 2 * MAX_PITS] {
+        &self.pits
     }
 
     /// Seeds still on the board: no player can gain or lose more than these from here on.
@@ -128,8 +143,8 @@ pub fn store_margin(game: &Mancala<Kalah>, player: Player) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mancala::Pit;
     use crate::games::MoveList;
+    use crate::games::mancala::Pit;
     use crate::rng::rng_for;
     use rand::RngExt;
 

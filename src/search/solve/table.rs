@@ -47,20 +47,47 @@ impl Record {
 pub struct Table {
     words: Vec<u64>,
     buckets: usize,
+    /// Most buckets the table may grow to.
+    max_buckets: usize,
     /// Entries in use.
     pub filled: usize,
 }
 
+/// Buckets a table starts with (6 MB): small boards never need more, and growing by
+/// doubling keeps the memory in use near what the search has filled, rather than touching
+/// the whole bound at random from the start.
+const FIRST_BUCKETS: usize = 1 << 16;
+
 impl Table {
-    /// A table of at most `bytes` bytes (at least one bucket).
+    /// A table that grows to at most `bytes` bytes (at least one bucket).
     pub fn with_bytes(bytes: usize) -> Table {
-        let buckets = (bytes / BUCKET_BYTES).max(1);
+        let max_buckets = (bytes / BUCKET_BYTES).max(1);
+        Table::with_buckets(FIRST_BUCKETS.min(max_buckets), max_buckets)
+    }
+
+    fn with_buckets(buckets: usize, max_buckets: usize) -> Table {
         Table {
-            // Zeroed: the allocator hands out untouched pages, filled in as they are used.
             words: vec![0; buckets * WAYS * WORDS],
             buckets,
+            max_buckets,
             filled: 0,
         }
+    }
+
+    /// Doubles the table (up to its bound) once it is half full, moving every entry over.
+    fn grow_if_half_full(&mut self) {
+        if self.filled * 2 < self.buckets * WAYS || self.buckets == self.max_buckets {
+            return;
+        }
+        let mut grown =
+            Table::with_buckets((2 * self.buckets).min(self.max_buckets), self.max_buckets);
+        for entry in self.words.chunks_exact(WORDS) {
+            let key = u128::from(entry[0]) | u128::from(entry[1]) << 64;
+            if key != 0 {
+                grown.put(key, Record::unpack(entry[2]));
+            }
+        }
+        *self = grown;
     }
 
     fn bucket(&self, key: u128) -> usize {
@@ -100,12 +127,14 @@ impl Table {
                     .filter(|&at| work(at) <= record.work)
             });
         let Some(at) = target else { return };
-        if self.entry_key(at) == 0 {
-            self.filled += 1;
-        }
+        let fills = self.entry_key(at) == 0;
         self.words[at] = key as u64;
         self.words[at + 1] = (key >> 64) as u64;
         self.words[at + 2] = record.pack();
+        if fills {
+            self.filled += 1;
+            self.grow_if_half_full();
+        }
     }
 }
 
@@ -131,6 +160,35 @@ mod tests {
         assert_eq!(table.get(key + 1), None);
         table.put(key, record(6));
         assert_eq!((table.get(key), table.filled), (Some(record(6)), 1));
+    }
+
+    #[test]
+    fn a_growing_table_keeps_its_entries() {
+        let mut table = Table::with_bytes(1 << 30);
+        let keys: Vec<u128> = (1..=FIRST_BUCKETS as u128 * 8)
+            .map(|k| k * 0x1_0000_0001)
+            .collect();
+        let record_of = |key: u128| Record {
+            lower: key as i16,
+            ..record(5)
+        };
+        for &key in &keys {
+            table.put(key, record_of(key));
+        }
+        assert!(
+            table.buckets >= 4 * FIRST_BUCKETS,
+            "{} buckets",
+            table.buckets
+        );
+        // At most half full, so few buckets are full (where an entry gives way): about 5%
+        // of the entries at half load, by Poisson counts of four-entry buckets.
+        let kept = keys.iter().filter(|&&key| table.get(key).is_some()).count();
+        assert!(kept * 100 >= keys.len() * 90, "{kept} of {}", keys.len());
+        assert_eq!(table.filled, kept);
+        assert!(
+            keys.iter()
+                .all(|&key| table.get(key).is_none_or(|found| found == record_of(key)))
+        );
     }
 
     #[test]
