@@ -16,7 +16,7 @@ use common::{evoboard, temp_dir};
 /// `evoboard args` under `mpirun -n processes` (oversubscribed, so a small machine runs
 /// more processes than cores; allowed as root, as CI runs).
 fn mpirun(processes: usize, args: &[&str]) -> Output {
-    let output = Command::new("mpirun")
+    Command::new("mpirun")
         .args(["-n", &processes.to_string(), "--oversubscribe"])
         .arg(env!("CARGO_BIN_EXE_evoboard"))
         .args(args)
@@ -28,8 +28,7 @@ fn mpirun(processes: usize, args: &[&str]) -> Output {
                 "cannot start mpirun ({error}): the MPI tests need Open MPI \
                  (apt-get install openmpi-bin libopenmpi-dev, as .ci/run does)"
             )
-        });
-    output
+        })
 }
 
 fn succeeded(output: Output, what: &str) -> Output {
