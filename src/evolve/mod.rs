@@ -26,6 +26,7 @@ use crate::arena::{
 use crate::champion::Champion;
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
+use crate::farm;
 use crate::nn::{Architecture, Network, Topology, TopologyError};
 use crate::persist::{PersistError, write_atomic};
 use crate::rng::{derive_seed, rng_for};
@@ -64,6 +65,10 @@ pub enum EvolveError {
     Resume(String),
     #[error("cannot write {path}: {error}")]
     Write { path: String, error: std::io::Error },
+    #[error(
+        "the MPI processes computed different states after generation {0}: run the same evoboard build on every node"
+    )]
+    Diverged(u32),
 }
 
 impl EvolveError {
@@ -71,7 +76,7 @@ impl EvolveError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             EvolveError::Persist(e) => e.is_bad_input(),
-            EvolveError::Write { .. } => false,
+            EvolveError::Write { .. } | EvolveError::Diverged(_) => false,
             _ => true,
         }
     }
@@ -241,6 +246,9 @@ impl<G: NamedEvaluators> Evolution<G> {
         while !self.state.generations_done() {
             let clock = Instant::now();
             self.step(observer)?;
+            if !farm::all_agree(&self.state) {
+                return Err(EvolveError::Diverged(self.state.generation));
+            }
             let seconds = clock.elapsed().as_secs_f64();
             self.seconds
                 .insert(self.state.generation, format!("{seconds:.3}"));

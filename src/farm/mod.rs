@@ -98,6 +98,18 @@ where
         .collect()
 }
 
+/// True if every process holds the same `value` (always, alone): a guard that the
+/// processes, each computing the next step on its own, still agree. Costs one exchange of
+/// a 4-byte checksum.
+pub fn all_agree<T: Serialize>(value: &T) -> bool {
+    let Some(processes) = installed().filter(|processes| processes.may_communicate()) else {
+        return true;
+    };
+    let checksum = crc32fast::hash(&encode_message(value)).to_le_bytes();
+    let all = processes.all_gather(checksum.to_vec());
+    all.iter().all(|theirs| theirs[..] == checksum[..])
+}
+
 /// Sends the leader's `value` to every other process, which takes it with [`receive`]
 /// (nothing to do on a process alone).
 pub fn publish<T: Serialize>(value: &T) {
