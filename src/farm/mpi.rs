@@ -9,6 +9,7 @@ use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::ThreadId;
+use std::time::Instant;
 
 use mpi::Count;
 use mpi::datatype::PartitionMut;
@@ -27,6 +28,8 @@ const LAUNCHER_VARIABLES: [&str; 3] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX
 static SENT: AtomicU64 = AtomicU64::new(0);
 static RECEIVED: AtomicU64 = AtomicU64::new(0);
 static EXCHANGES: AtomicU64 = AtomicU64::new(0);
+/// Nanoseconds spent in gathers: waiting for the slowest process, then the transfer.
+static GATHER_NANOS: AtomicU64 = AtomicU64::new(0);
 
 /// The world communicator as [`Processes`]: the handle is taken afresh for each call, so
 /// nothing that MPI owns is shared between threads.
@@ -61,6 +64,7 @@ impl Processes for World {
     }
 
     fn all_gather(&self, mine: Vec<u8>) -> Vec<Vec<u8>> {
+        let clock = Instant::now();
         let comm = World::comm();
         let mut counts = vec![0 as Count; self.size];
         comm.all_gather_into(&count(mine.len()), &mut counts[..]);
@@ -82,6 +86,8 @@ impl Processes for World {
         SENT.fetch_add((int + mine.len()) as u64, Ordering::Relaxed);
         RECEIVED.fetch_add((int * self.size + total) as u64, Ordering::Relaxed);
         EXCHANGES.fetch_add(1, Ordering::Relaxed);
+        let nanos = u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        GATHER_NANOS.fetch_add(nanos, Ordering::Relaxed);
         let mut rest = all.as_slice();
         counts
             .iter()
@@ -163,15 +169,27 @@ impl Session {
 
 impl Drop for Session {
     /// The leader reports what its process exchanged (in a gather every process receives
-    /// the same), for the communication figures in the README.
+    /// the same) and how long each process waited in gathers (the load balance), for the
+    /// figures in the README. Every process ends here after a successful command.
     fn drop(&mut self) {
-        if self.rank == 0 && self.size > 1 {
+        if self.size == 1 {
+            return;
+        }
+        let waited = GATHER_NANOS.load(Ordering::Relaxed);
+        let mut all = vec![0u64; self.size];
+        self.universe.world().all_gather_into(&waited, &mut all[..]);
+        if self.rank == 0 {
+            let seconds: Vec<String> = all
+                .iter()
+                .map(|&nanos| format!("{:.2}", nanos as f64 * 1e-9))
+                .collect();
             eprintln!(
-                "mpi: {} processes; the leader sent {} bytes and received {} bytes in {} exchanges",
+                "mpi: {} processes; the leader sent {} bytes and received {} bytes in {} exchanges; seconds in exchanges per process: {}",
                 self.size,
                 SENT.load(Ordering::Relaxed),
                 RECEIVED.load(Ordering::Relaxed),
-                EXCHANGES.load(Ordering::Relaxed)
+                EXCHANGES.load(Ordering::Relaxed),
+                seconds.join(" ")
             );
         }
     }
