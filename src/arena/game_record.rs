@@ -157,3 +157,58 @@ pub fn player_side(index: usize) -> Player {
         Player::Second
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::AgentSpec;
+    use crate::eval::NamedEvaluators;
+    use crate::games::mancala::{Congkak, Congklak, Kalah, Oware};
+    use crate::games::othello::Othello;
+    use crate::persist::{decode_message, encode_message};
+    use crate::rng::rng_for;
+
+    /// A record decoded from its message is the record: the same start, moves, result,
+    /// counts and think times (what a process of an MPI job receives from another).
+    fn round_trip<G: NamedEvaluators>(start: G) {
+        let random = "random"
+            .parse::<AgentSpec>()
+            .unwrap()
+            .build(&start)
+            .unwrap();
+        for seed in 0..3 {
+            let mut rng = rng_for(seed, &[]);
+            let record = play_game(&start, [random.as_ref(), random.as_ref()], &mut rng);
+            let back: GameRecord<G> = decode_message(&encode_message(&record)).unwrap();
+            assert_eq!(
+                back.start.to_position_string(),
+                record.start.to_position_string()
+            );
+            assert_eq!(back.moves, record.moves);
+            assert_eq!(back.outcome, record.outcome);
+            assert_eq!(back.score, record.score);
+            assert_eq!(back.think_seconds, record.think_seconds);
+            assert_eq!(
+                (back.captures, back.extra_turns),
+                (record.captures, record.extra_turns)
+            );
+        }
+        let mut damaged = encode_message(&play_game(
+            &start,
+            [random.as_ref(), random.as_ref()],
+            &mut rng_for(9, &[]),
+        ));
+        let last = damaged.len() - 1;
+        damaged.truncate(last);
+        assert!(decode_message::<GameRecord<G>>(&damaged).is_none());
+    }
+
+    #[test]
+    fn records_of_every_game_survive_their_message() {
+        round_trip(Othello::start());
+        round_trip(Kalah::game(6, 4, false));
+        round_trip(Oware::game());
+        round_trip(Congklak::game());
+        round_trip(Congkak::start());
+    }
+}
