@@ -176,6 +176,7 @@ pub mod csv_rows;
 pub mod eval;
 pub mod evolve;
 pub mod experiments;
+pub mod farm;
 pub mod games;
 pub mod learn;
 pub mod nn;

@@ -8,6 +8,9 @@ use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
+    // Under an MPI launcher (built with the `mpi` feature), join the job first, so that
+    // only its leader prints.
+    let launch = evoboard::farm::launch();
     let cli = match evoboard::cli::Cli::try_parse() {
         Ok(cli) => cli,
         // --help and --version; a bare `evoboard` prints the help (exit 2) as it is.
@@ -29,8 +32,7 @@ fn main() -> ExitCode {
                         && !line.starts_with("For more information")
                 })
                 .collect();
-            eprintln!("{} (see --help)", message.join(" "));
-            return ExitCode::from(2);
+            return launch.fail(2, &format!("{} (see --help)", message.join(" ")));
         }
     };
     match evoboard::cli::run(cli) {
@@ -49,8 +51,7 @@ fn main() -> ExitCode {
                     escaped
                 })
                 .collect();
-            eprintln!("error: {message}");
-            ExitCode::from(error.exit_code())
+            launch.fail(error.exit_code(), &format!("error: {message}"))
         }
     }
 }

@@ -3,6 +3,9 @@
 use std::convert::Infallible;
 use std::time::Instant;
 
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 use crate::arena::agent::Agent;
 use crate::games::joint::{gather_move, is_joint};
 use crate::games::{Describe, Game, Notation, Outcome, Player};
@@ -38,6 +41,68 @@ impl<G: Notation> GameRecord<G> {
             .map(|&mv| self.start.format_move(mv))
             .collect::<Vec<_>>()
             .join(",")
+    }
+}
+
+/// A record in words (its positions and moves in the game's notation), as it travels
+/// between the processes of an MPI job.
+#[derive(Serialize, Deserialize)]
+struct RecordText {
+    start: String,
+    moves: Vec<String>,
+    outcome: Outcome,
+    score: [i32; 2],
+    think_seconds: [Vec<f64>; 2],
+    captures: [u32; 2],
+    extra_turns: [u32; 2],
+}
+
+impl<G: Notation> Serialize for GameRecord<G> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut position = self.start.clone();
+        let moves = self
+            .moves
+            .iter()
+            .map(|&mv| {
+                let text = position.format_move(mv);
+                position.play_unchecked(mv);
+                text
+            })
+            .collect();
+        RecordText {
+            start: self.start.to_position_string(),
+            moves,
+            outcome: self.outcome,
+            score: self.score,
+            think_seconds: self.think_seconds.clone(),
+            captures: self.captures,
+            extra_turns: self.extra_turns,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// Reads the moves back on the positions they were played in, each checked.
+impl<'de, G: Notation> Deserialize<'de> for GameRecord<G> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = RecordText::deserialize(deserializer)?;
+        let start = G::from_position_string(&text.start).map_err(D::Error::custom)?;
+        let mut position = start.clone();
+        let mut moves = Vec::with_capacity(text.moves.len());
+        for word in &text.moves {
+            let mv = position.parse_move(word).map_err(D::Error::custom)?;
+            position = position.play(mv).map_err(D::Error::custom)?;
+            moves.push(mv);
+        }
+        Ok(GameRecord {
+            start,
+            moves,
+            outcome: text.outcome,
+            score: text.score,
+            think_seconds: text.think_seconds,
+            captures: text.captures,
+            extra_turns: text.extra_turns,
+        })
     }
 }
 
@@ -90,5 +155,60 @@ pub fn player_side(index: usize) -> Player {
         Player::First
     } else {
         Player::Second
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::AgentSpec;
+    use crate::eval::NamedEvaluators;
+    use crate::games::mancala::{Congkak, Congklak, Kalah, Oware};
+    use crate::games::othello::Othello;
+    use crate::persist::{decode_message, encode_message};
+    use crate::rng::rng_for;
+
+    /// A record decoded from its message is the record: the same start, moves, result,
+    /// counts and think times (what a process of an MPI job receives from another).
+    fn round_trip<G: NamedEvaluators>(start: G) {
+        let random = "random"
+            .parse::<AgentSpec>()
+            .unwrap()
+            .build(&start)
+            .unwrap();
+        for seed in 0..3 {
+            let mut rng = rng_for(seed, &[]);
+            let record = play_game(&start, [random.as_ref(), random.as_ref()], &mut rng);
+            let back: GameRecord<G> = decode_message(&encode_message(&record)).unwrap();
+            assert_eq!(
+                back.start.to_position_string(),
+                record.start.to_position_string()
+            );
+            assert_eq!(back.moves, record.moves);
+            assert_eq!(back.outcome, record.outcome);
+            assert_eq!(back.score, record.score);
+            assert_eq!(back.think_seconds, record.think_seconds);
+            assert_eq!(
+                (back.captures, back.extra_turns),
+                (record.captures, record.extra_turns)
+            );
+        }
+        let mut damaged = encode_message(&play_game(
+            &start,
+            [random.as_ref(), random.as_ref()],
+            &mut rng_for(9, &[]),
+        ));
+        let last = damaged.len() - 1;
+        damaged.truncate(last);
+        assert!(decode_message::<GameRecord<G>>(&damaged).is_none());
+    }
+
+    #[test]
+    fn records_of_every_game_survive_their_message() {
+        round_trip(Othello::start());
+        round_trip(Kalah::game(6, 4, false));
+        round_trip(Oware::game());
+        round_trip(Congklak::game());
+        round_trip(Congkak::start());
     }
 }

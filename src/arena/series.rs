@@ -1,10 +1,9 @@
 //! A match series: every opening played once with each colour, games in parallel.
 
-use rayon::prelude::*;
-
 use crate::arena::agent::Agent;
 use crate::arena::game_record::{GameRecord, play_game, player_side};
 use crate::arena::openings::{OpeningError, random_openings};
+use crate::farm::map_jobs;
 use crate::games::{Describe, Player};
 use crate::rng::rng_for;
 
@@ -23,9 +22,10 @@ pub struct SeriesConfig {
     pub seed: u64,
 }
 
-/// Plays `config.games` games of `player` against `opponent`, in parallel on the current
-/// rayon pool. Each game's randomness derives from (seed, game index), so the records are
-/// identical whatever the number of threads. `on_game_done` is called after each game
+/// Plays `config.games` games of `player` against `opponent`, in parallel (see
+/// [`map_jobs`]: threads, and MPI processes when the run has them). Each game's randomness
+/// derives from (seed, game index), so the records are identical whatever the number of
+/// threads or processes. `on_game_done` is called after each game this process plays
 /// (for progress bars).
 pub fn play_series<G: Describe>(
     start: &G,
@@ -40,17 +40,14 @@ pub fn play_series<G: Describe>(
         config.opening_plies,
         config.seed,
     )?;
-    Ok((0..config.games)
-        .into_par_iter()
-        .map(|k| {
-            let mut rng = rng_for(config.seed, &[GAME_STREAM, k as u64]);
-            let agents = match player_side(k) {
-                Player::First => [player, opponent],
-                Player::Second => [opponent, player],
-            };
-            let record = play_game(&openings[k / 2], agents, &mut rng);
-            on_game_done();
-            record
-        })
-        .collect())
+    Ok(map_jobs(config.games, |k| {
+        let mut rng = rng_for(config.seed, &[GAME_STREAM, k as u64]);
+        let agents = match player_side(k) {
+            Player::First => [player, opponent],
+            Player::Second => [opponent, player],
+        };
+        let record = play_game(&openings[k / 2], agents, &mut rng);
+        on_game_done();
+        record
+    }))
 }

@@ -13,6 +13,7 @@ use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::{EvolveConfig, NetworkChoice, Preset};
 use crate::evolve::{Evolution, Observer, benchmark_specs};
+use crate::farm;
 use crate::report::plot::plot_run;
 
 /// Evolve neural evaluators (seed 004). Each generation plays a league of P·(P−1) games
@@ -352,6 +353,13 @@ impl EvolveArgs {
 
 pub fn run(args: &EvolveArgs) -> CliResult {
     configure_threads(usize::from(args.threads))?;
+    if !farm::is_leader() {
+        // The leader opens (or resumes) the run and sends its game and state.
+        let (game, state): (String, EvolutionState) = farm::receive();
+        let game = GameName::from_str(&game, true)
+            .map_err(|_| BadInput(format!("the leader sent an unknown game '{game}'")))?;
+        return with_game!(game, |start| follow(start, state));
+    }
     let game = match (args.game, &args.out) {
         (Some(game), _) => game,
         // --resume without --game (clap requires --out with --resume): run.json says.
@@ -409,6 +417,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
         }
     }
     let mut evolution = started?;
+    farm::publish(&(game, evolution.state()));
     say_how_to_resume_on_interrupt(&out);
     let state = evolution.state();
     if state.is_complete() {
@@ -479,6 +488,18 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
         ),
         None => println!("nothing to do: the run is already complete"),
     }
+    Ok(())
+}
+
+/// A process of an MPI job other than the leader: plays the leader's run along with it,
+/// silently and without files.
+fn follow<G: NamedEvaluators>(start: G, state: EvolutionState) -> CliResult {
+    struct Quiet;
+    impl Observer for Quiet {}
+    if state.is_complete() {
+        return Ok(());
+    }
+    Evolution::follow(start, state)?.run(&Quiet)?;
     Ok(())
 }
 

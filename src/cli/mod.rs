@@ -151,6 +151,17 @@ pub struct BadInput(pub String);
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> CliResult {
+    let spreads = matches!(
+        cli.command,
+        Command::Evolve(_) | Command::Benchmark(_) | Command::Panel(_) | Command::Tournament(_)
+    );
+    if !spreads && crate::farm::process_count() > 1 {
+        return Err(BadInput(
+            "only evolve, benchmark, panel and tournament run over MPI: run this command without mpirun"
+                .to_string(),
+        )
+        .into());
+    }
     match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Show(args) => show::run(&args),
@@ -270,7 +281,11 @@ pub(crate) fn configure_threads(threads: usize) -> CliResult {
 
 /// Fails before any work if `path` could not be written when the work ends: its directory
 /// must exist and `path` must not be a directory. `what` names the output in the message.
+/// Only the leader of an MPI job writes, so only it checks.
 pub(crate) fn check_output_path(path: &std::path::Path, what: &str) -> Result<(), BadInput> {
+    if !crate::farm::is_leader() {
+        return Ok(());
+    }
     let directory = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => std::path::Path::new("."),
@@ -288,8 +303,12 @@ pub(crate) fn check_output_path(path: &std::path::Path, what: &str) -> Result<()
     )))
 }
 
-/// Writes an output file atomically, naming it if that fails.
+/// Writes an output file atomically, naming it if that fails (in an MPI job, the leader
+/// alone writes).
 pub(crate) fn write_output(path: &std::path::Path, bytes: &[u8]) -> CliResult {
+    if !crate::farm::is_leader() {
+        return Ok(());
+    }
     crate::persist::write_atomic(path, bytes).map_err(|error| {
         let message = format!("cannot write {}: {error}", path.display());
         CliError::Failure(message.into())

@@ -12,12 +12,11 @@ use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use crate::arena::{Agent, SearchAgent, play_game, random_opening};
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
 use crate::evolve::config::EvolveConfig;
+use crate::farm::map_jobs;
 use crate::games::{Outcome, Player};
 use crate::rng::{GameRng, rng_for};
 
@@ -175,7 +174,8 @@ pub fn fixed_mean_fitness(config: &EvolveConfig) -> Option<f64> {
 
 /// Plays generation `generation`'s fitness games between `population`, the `hall` of past
 /// champions and the sparring `partners`, and returns each individual's points. Games run
-/// in parallel; a league game's opening derives from (seed, generation, the unordered
+/// in parallel (threads, and MPI processes when the run has them: only the outcomes
+/// travel); a league game's opening derives from (seed, generation, the unordered
 /// pair), a sparring game's from (seed, generation, partner, opening number), and every
 /// game's random stream from (seed, generation, first, second[, round]), so the result
 /// does not depend on scheduling.
@@ -204,50 +204,48 @@ pub fn play_league<G: NamedEvaluators>(
     let first_partner = networks.len();
     let generation_key = u64::from(generation);
     let fixtures = fixtures(config, generation, hall.len(), partners.len());
-    let results: Vec<(Fixture, Outcome)> = fixtures
-        .into_par_iter()
-        .map(|fixture| {
-            let (low, high) = (
-                fixture.first.min(fixture.second),
-                fixture.first.max(fixture.second),
-            );
-            let (opening_key, game_key) = match fixture.sparring_round {
-                None => (
-                    [OPENING_STREAM, generation_key, low as u64, high as u64],
-                    vec![
-                        GAME_STREAM,
-                        generation_key,
-                        fixture.first as u64,
-                        fixture.second as u64,
-                    ],
-                ),
-                Some(round) => (
-                    [
-                        SPARRING_STREAM,
-                        generation_key,
-                        (high - first_partner) as u64,
-                        (round / 2) as u64,
-                    ],
-                    vec![
-                        GAME_STREAM,
-                        generation_key,
-                        fixture.first as u64,
-                        fixture.second as u64,
-                        round as u64,
-                    ],
-                ),
-            };
-            let mut opening_rng = rng_for(config.seed, &opening_key);
-            let opening = opening_for(start, config.league_opening_plies, &mut opening_rng);
-            let mut rng = rng_for(config.seed, &game_key);
-            let players = [agents[fixture.first], agents[fixture.second]];
-            let record = play_game(&opening, players, &mut rng);
-            on_game_done();
-            (fixture, record.outcome)
-        })
-        .collect();
+    let outcomes: Vec<Outcome> = map_jobs(fixtures.len(), |k| {
+        let fixture = fixtures[k];
+        let (low, high) = (
+            fixture.first.min(fixture.second),
+            fixture.first.max(fixture.second),
+        );
+        let (opening_key, game_key) = match fixture.sparring_round {
+            None => (
+                [OPENING_STREAM, generation_key, low as u64, high as u64],
+                vec![
+                    GAME_STREAM,
+                    generation_key,
+                    fixture.first as u64,
+                    fixture.second as u64,
+                ],
+            ),
+            Some(round) => (
+                [
+                    SPARRING_STREAM,
+                    generation_key,
+                    (high - first_partner) as u64,
+                    (round / 2) as u64,
+                ],
+                vec![
+                    GAME_STREAM,
+                    generation_key,
+                    fixture.first as u64,
+                    fixture.second as u64,
+                    round as u64,
+                ],
+            ),
+        };
+        let mut opening_rng = rng_for(config.seed, &opening_key);
+        let opening = opening_for(start, config.league_opening_plies, &mut opening_rng);
+        let mut rng = rng_for(config.seed, &game_key);
+        let players = [agents[fixture.first], agents[fixture.second]];
+        let record = play_game(&opening, players, &mut rng);
+        on_game_done();
+        record.outcome
+    });
     let mut fitness = vec![0.0; population.len()];
-    for (fixture, outcome) in results {
+    for (fixture, outcome) in fixtures.into_iter().zip(outcomes) {
         if fixture.credit_first {
             fitness[fixture.first] += f64::from(points(outcome, Player::First));
         }

@@ -26,6 +26,7 @@ use crate::arena::{
 use crate::champion::Champion;
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
+use crate::farm;
 use crate::nn::{Architecture, Network, Topology, TopologyError};
 use crate::persist::{PersistError, write_atomic};
 use crate::rng::{derive_seed, rng_for};
@@ -64,6 +65,10 @@ pub enum EvolveError {
     Resume(String),
     #[error("cannot write {path}: {error}")]
     Write { path: String, error: std::io::Error },
+    #[error(
+        "the MPI processes computed different states after generation {0}: run the same evoboard build on every node"
+    )]
+    Diverged(u32),
 }
 
 impl EvolveError {
@@ -71,7 +76,7 @@ impl EvolveError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             EvolveError::Persist(e) => e.is_bad_input(),
-            EvolveError::Write { .. } => false,
+            EvolveError::Write { .. } | EvolveError::Diverged(_) => false,
             _ => true,
         }
     }
@@ -93,7 +98,8 @@ pub trait Observer: Sync {
 /// A run in progress: the game, its directory and its state.
 pub struct Evolution<G: NamedEvaluators> {
     start: G,
-    run: RunDir,
+    /// Where the run is written; `None` in an MPI process that follows the leader's run.
+    files: Option<RunFiles>,
     state: EvolutionState,
     seconds: HashMap<u32, String>,
     /// The sparring partners of TD games, built from the settings.
@@ -102,7 +108,11 @@ pub struct Evolution<G: NamedEvaluators> {
     teacher: Option<Network>,
     /// The benchmark opponents with their specs, the first deciding gate and champion.
     opponents: Vec<Named<G>>,
-    /// This process's hold on the run directory.
+}
+
+/// The run directory of the process that writes it, with its hold on the directory.
+struct RunFiles {
+    run: RunDir,
     _lock: RunLock,
 }
 
@@ -130,9 +140,8 @@ impl<G: NamedEvaluators> Evolution<G> {
             opponents,
             state: initial_state(config, architecture),
             start,
-            run,
+            files: Some(RunFiles { run, _lock: lock }),
             seconds: HashMap::new(),
-            _lock: lock,
         };
         evolution.write_run_json()?;
         Ok(evolution)
@@ -187,15 +196,28 @@ impl<G: NamedEvaluators> Evolution<G> {
             teacher: load_teacher(&start, &state.config)?,
             opponents: benchmark_opponents(&start, &state.config)?,
             start,
-            run,
+            files: Some(RunFiles { run, _lock: lock }),
             state,
-            _lock: lock,
         };
         evolution.write_run_json()?;
         if evolution.state.generation > 0 {
             evolution.write_results()?;
         }
         Ok(evolution)
+    }
+
+    /// The run as a process of an MPI job other than the leader plays it: from the state
+    /// the leader opened (see [`crate::farm::publish`]), the same generations, no files.
+    pub fn follow(start: G, state: EvolutionState) -> Result<Self, EvolveError> {
+        Ok(Evolution {
+            seconds: HashMap::new(),
+            sparring: sparring_partners(&start, &state.config)?,
+            teacher: load_teacher(&start, &state.config)?,
+            opponents: benchmark_opponents(&start, &state.config)?,
+            start,
+            files: None,
+            state,
+        })
     }
 
     pub fn state(&self) -> &EvolutionState {
@@ -210,7 +232,11 @@ impl<G: NamedEvaluators> Evolution<G> {
         }
         self.state.config.keep_checkpoints = keep;
         self.write_run_json()?;
-        self.run.remove_old_checkpoints(self.state.generation, keep);
+        if let Some(files) = &self.files {
+            files
+                .run
+                .remove_old_checkpoints(self.state.generation, keep);
+        }
         Ok(())
     }
 
@@ -220,6 +246,9 @@ impl<G: NamedEvaluators> Evolution<G> {
         while !self.state.generations_done() {
             let clock = Instant::now();
             self.step(observer)?;
+            if !farm::all_agree(&self.state) {
+                return Err(EvolveError::Diverged(self.state.generation));
+            }
             let seconds = clock.elapsed().as_secs_f64();
             self.seconds
                 .insert(self.state.generation, format!("{seconds:.3}"));
@@ -407,14 +436,19 @@ impl<G: NamedEvaluators> Evolution<G> {
     /// Writes the checkpoint, then `stats.csv` and `champion.evo` (each atomically; a
     /// resume rebuilds the later two from the checkpoint, so a crash between them is safe).
     fn save(&self) -> Result<(), EvolveError> {
-        self.run.save_state(&self.state, self.start.name())?;
-        self.run
-            .remove_old_checkpoints(self.state.generation, self.state.config.keep_checkpoints);
+        let Some(RunFiles { run, .. }) = &self.files else {
+            return Ok(());
+        };
+        run.save_state(&self.state, self.start.name())?;
+        run.remove_old_checkpoints(self.state.generation, self.state.config.keep_checkpoints);
         self.write_results()
     }
 
     /// `stats.csv` and `champion.evo` from the state.
     fn write_results(&self) -> Result<(), EvolveError> {
+        let Some(RunFiles { run, .. }) = &self.files else {
+            return Ok(());
+        };
         let game = self.start.name();
         // With several opponents every one gets a win-rate column, the first included, so
         // the file names them all.
@@ -427,14 +461,12 @@ impl<G: NamedEvaluators> Evolution<G> {
                 .collect(),
         };
         let csv = stats::csv_text(&self.state.history, &self.seconds, &named);
-        write_atomic(&self.run.stats_csv(), csv.as_bytes()).map_err(|error| {
-            EvolveError::Write {
-                path: self.run.stats_csv().display().to_string(),
-                error,
-            }
+        write_atomic(&run.stats_csv(), csv.as_bytes()).map_err(|error| EvolveError::Write {
+            path: run.stats_csv().display().to_string(),
+            error,
         })?;
         if let Some(champion) = self.state.final_champion() {
-            champion.save(&self.run.champion(), game)?;
+            champion.save(&run.champion(), game)?;
         }
         Ok(())
     }
@@ -443,6 +475,9 @@ impl<G: NamedEvaluators> Evolution<G> {
 impl<G: NamedEvaluators> Evolution<G> {
     /// `run.json`: the game, the version and the run's settings (budget included).
     fn write_run_json(&self) -> Result<(), EvolveError> {
+        let Some(RunFiles { run, .. }) = &self.files else {
+            return Ok(());
+        };
         let info = RunInfo {
             game: self.start.name().to_string(),
             evoboard_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -450,8 +485,8 @@ impl<G: NamedEvaluators> Evolution<G> {
             config: self.state.config.clone(),
         };
         let json = serde_json::to_string_pretty(&info).expect("plain data serialises") + "\n";
-        write_atomic(&self.run.run_json(), json.as_bytes()).map_err(|error| EvolveError::Write {
-            path: self.run.run_json().display().to_string(),
+        write_atomic(&run.run_json(), json.as_bytes()).map_err(|error| EvolveError::Write {
+            path: run.run_json().display().to_string(),
             error,
         })
     }

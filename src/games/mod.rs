@@ -10,6 +10,7 @@ pub mod perft;
 use std::fmt;
 
 use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
 
 pub use joint::JointDecision;
 pub use perft::{Perft, perft};
@@ -24,7 +25,7 @@ pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
 
 /// One of the two players. `First` moves first from the standard start position
 /// (black in Othello, South in mancala games).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Player {
     First,
     Second,
@@ -51,7 +52,7 @@ impl Player {
 }
 
 /// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     Win(Player),
     Draw,
