@@ -1,5 +1,6 @@
 //! The transposition table must not change what a fixed-depth search plays: in every game,
-//! at depths 1–5 (the table is in use from depth 3), alpha-beta returns plain negamax's value
+//! at depths 1–5 (the table is in use from depth 3) and, for Kalah, at depth 9 (where the
+//! search deepens inside), alpha-beta returns plain negamax's value
 //! and the same move a search without a table picks — the first, in root order, of those
 //! with the best value. And the position keys it rests on tell positions apart exactly.
 
@@ -53,10 +54,19 @@ fn reference_choice<G: Game, E: Evaluator<G> + ?Sized>(
 }
 
 fn table_keeps_choices<G: NamedEvaluators>(start: &G, evaluators: &[&str], count: u32) {
+    keeps_choices_at(start, evaluators, count, 1..=5);
+}
+
+fn keeps_choices_at<G: NamedEvaluators>(
+    start: &G,
+    evaluators: &[&str],
+    count: u32,
+    depths: std::ops::RangeInclusive<u32>,
+) {
     for name in evaluators {
         let evaluator = G::evaluator(name).unwrap();
         for game in positions(start, count, 30, 5) {
-            for depth in 1..=5 {
+            for depth in depths.clone() {
                 let result = search(&game, depth, evaluator.as_ref());
                 let plain = plain_negamax(&game, depth, evaluator.as_ref());
                 let at = || format!("{name} depth {depth} at {}", game.to_position_string());
@@ -80,6 +90,18 @@ fn the_table_keeps_othello_choices() {
 fn the_table_keeps_kalah_choices() {
     table_keeps_choices(&Kalah::game(6, 4, false), &["heuristic"], 24);
     table_keeps_choices(&Kalah::game(6, 4, true), &["heuristic"], 24);
+}
+
+/// From depth 9 a search first deepens from depth 3 inside: the shallower searches fill the
+/// table but must not change the choice (Kalah's narrow tree keeps plain negamax cheap).
+#[test]
+fn deepening_inside_a_deep_search_keeps_kalah_choices() {
+    keeps_choices_at(
+        &Kalah::game(6, 4, false),
+        &["heuristic", "stores"],
+        6,
+        9..=9,
+    );
 }
 
 #[test]

@@ -18,6 +18,17 @@ const ORDERING_MIN_DEPTH: u32 = 2;
 /// nearer the leaves a lookup costs more than the evaluations it saves.
 const TABLE_MIN_DEPTH: u32 = 2;
 
+/// Depth from which a fixed-depth search first searches every shallower depth from 3 to
+/// fill the table with best moves. Measured in nodes over 20 fixed positions (`bench`):
+/// below 9 the shallower searches cost more than they save; at 9 and 10 they save 4–8%
+/// (Othello) and 9–20% (Kalah) more than the table and the scout alone.
+const DEEPENING_MIN_DEPTH: u32 = 9;
+
+/// Remaining depth from which moves after the first get a null-window scout: nearer the
+/// leaves its re-searches cost more than it saves (Othello at depth 5–6: +1–4% nodes with
+/// the scout everywhere, none with it from 4; −8% at depth 8).
+const SCOUT_MIN_DEPTH: u32 = 4;
+
 /// What a search found: the best move (`None` only if the game is over), its value for the
 /// side to move, and how many nodes were visited.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,7 +74,9 @@ pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
 ) -> SearchResult<G::Move> {
     let mut searcher = AlphaBeta::new(evaluator, pruning, game, depth, None);
     searcher.nodes = 1;
-    if searcher.table.is_some() {
+    if searcher.table.is_some() && depth >= DEEPENING_MIN_DEPTH {
+        // Shallower searches first fill the table with best moves; the root keeps its
+        // order, so the move chosen among equals is the one without them.
         for shallower in TABLE_MIN_DEPTH + 1..depth {
             root_search(&mut searcher, game, shallower, None);
         }
@@ -296,7 +309,11 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
         best: f32,
     ) -> f32 {
         let null_beta = alpha.next_up();
-        if self.table.is_none() || best == f32::NEG_INFINITY || null_beta >= beta {
+        if self.table.is_none()
+            || depth < SCOUT_MIN_DEPTH
+            || best == f32::NEG_INFINITY
+            || null_beta >= beta
+        {
             return self.child_value(game, mv, depth, alpha, beta);
         }
         let value = self.child_value(game, mv, depth, alpha, null_beta);
