@@ -45,7 +45,10 @@ impl<G: Describe> Session<G> {
 
     /// Plays `mv`, which must be legal now.
     pub fn play(&mut self, mv: G::Move) {
-        debug_assert!(self.game.is_legal(mv), "an illegal move reached the session");
+        debug_assert!(
+            self.game.is_legal(mv),
+            "an illegal move reached the session"
+        );
         self.before.push(self.game.clone());
         self.moves.push(mv);
         self.game.play_unchecked(mv);

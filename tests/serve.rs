@@ -77,22 +77,51 @@ fn every_game_is_played_to_its_end_and_saved_as_plays_record() {
         assert!(view["recordable"].as_bool().unwrap());
         let record = server.get(&format!("/api/games/{}/record", view["id"]));
         assert_eq!(record.status, 200);
-        assert!(record.header("content-disposition").unwrap().contains("attachment"));
+        assert!(
+            record
+                .header("content-disposition")
+                .unwrap()
+                .contains("attachment")
+        );
         let moves: Vec<&str> = view["moves"]
             .as_array()
             .unwrap()
             .iter()
             .map(|m| m.as_str().unwrap())
             .collect();
-        assert!(record.body.starts_with(&format!("game: {game}\nstart: ")), "{}", record.body);
-        assert!(record.body.contains(&format!("\nmoves: {}\n", moves.join(","))));
+        assert!(
+            record.body.starts_with(&format!("game: {game}\nstart: ")),
+            "{}",
+            record.body
+        );
+        assert!(
+            record
+                .body
+                .contains(&format!("\nmoves: {}\n", moves.join(",")))
+        );
         assert!(record.body.ends_with(&format!("result: {result}\n")));
         // `show --moves` replays the saved game to the same end.
-        let start = record.body.lines().nth(1).unwrap().strip_prefix("start: ").unwrap();
+        let start = record
+            .body
+            .lines()
+            .nth(1)
+            .unwrap()
+            .strip_prefix("start: ")
+            .unwrap();
         let shown = common::evoboard(&[
-            "show", "--game", game, "--position", start, "--moves", &moves.join(","),
+            "show",
+            "--game",
+            game,
+            "--position",
+            start,
+            "--moves",
+            &moves.join(","),
         ]);
-        assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+        assert!(
+            shown.status.success(),
+            "{}",
+            String::from_utf8_lossy(&shown.stderr)
+        );
     }
     std::fs::remove_dir_all(&root).unwrap();
 }
@@ -118,7 +147,10 @@ fn kalah_moves_hints_undo_turns_and_resignation() {
         .iter()
         .map(|h| h["value"].as_f64().unwrap())
         .collect();
-    assert_eq!(values.len(), view["choosers"][0]["legal"].as_array().unwrap().len());
+    assert_eq!(
+        values.len(),
+        view["choosers"][0]["legal"].as_array().unwrap().len()
+    );
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
     // Pit 3 is empty now; pit 9 does not exist; the engine is not to move.
     assert!(error(&server.post(&path("move"), r#"{"move":"3"}"#), 400).contains("3"));
@@ -160,12 +192,20 @@ fn congkak_opening_choices_stay_hidden_until_both_have_chosen() {
     assert!(after_south["moves"].as_array().unwrap().is_empty());
     // Nothing in the answer gives South's hole away: the board has not moved either.
     assert_eq!(after_south["board"], view["board"]);
-    error(&server.post(&format!("/api/games/{id}/move"), r#"{"move":"3","side":0}"#), 409);
+    error(
+        &server.post(&format!("/api/games/{id}/move"), r#"{"move":"3","side":0}"#),
+        409,
+    );
     let after_both = server
         .post(&format!("/api/games/{id}/move"), r#"{"move":"5","side":1}"#)
         .json();
     assert_eq!(after_both["moves"], serde_json::json!(["2/5"]));
-    assert!(after_both["log"][0].as_str().unwrap().starts_with("both play 2/5"));
+    assert!(
+        after_both["log"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("both play 2/5")
+    );
 
     // Against an engine: it chooses on its own view, unseen, then the person does.
     let view = new_game(&server, "congkak", "human", "random");
@@ -176,7 +216,10 @@ fn congkak_opening_choices_stay_hidden_until_both_have_chosen() {
     let view = server
         .post(&format!("/api/games/{id}/move"), r#"{"move":"1"}"#)
         .json();
-    assert!(view["moves"][0].as_str().unwrap().starts_with("1/"), "{view}");
+    assert!(
+        view["moves"][0].as_str().unwrap().starts_with("1/"),
+        "{view}"
+    );
     std::fs::remove_dir_all(&root).unwrap();
 }
 
@@ -187,13 +230,46 @@ fn malformed_requests_get_a_4xx_json_error() {
     let post = |path: &str, body: &str| server.post(path, body);
     error(&post("/api/games", "not json"), 400);
     error(&post("/api/games", r#"{"game":"kalah"}"#), 400);
-    error(&post("/api/games", r#"{"game":"chess","first":"human","second":"random"}"#), 400);
-    error(&post("/api/games", r#"{"game":"kalah","first":"human","second":"random","x":1}"#), 400);
-    let spec = error(&post("/api/games", r#"{"game":"kalah","first":"human","second":"heuristic:99"}"#), 400);
+    error(
+        &post(
+            "/api/games",
+            r#"{"game":"chess","first":"human","second":"random"}"#,
+        ),
+        400,
+    );
+    error(
+        &post(
+            "/api/games",
+            r#"{"game":"kalah","first":"human","second":"random","x":1}"#,
+        ),
+        400,
+    );
+    let spec = error(
+        &post(
+            "/api/games",
+            r#"{"game":"kalah","first":"human","second":"heuristic:99"}"#,
+        ),
+        400,
+    );
     assert!(spec.contains("heuristic:99"), "{spec}");
-    error(&post("/api/games", r#"{"game":"kalah","first":"human","second":"human","hint_engine":"random"}"#), 400);
-    error(&post("/api/games", r#"{"game":"kalah","first":[],"second":"random"}"#), 400);
-    let huge = format!(r#"{{"game":"kalah","first":"{}","second":"random"}}"#, "h".repeat(100_000));
+    error(
+        &post(
+            "/api/games",
+            r#"{"game":"kalah","first":"human","second":"human","hint_engine":"random"}"#,
+        ),
+        400,
+    );
+    error(
+        &post(
+            "/api/games",
+            r#"{"game":"kalah","first":[],"second":"random"}"#,
+        ),
+        400,
+    );
+    let huge = format!(
+        r#"{{"game":"kalah","first":"{}","second":"random"}}"#,
+        "h".repeat(100_000)
+    );
     error(&post("/api/games", &huge), 413);
     let bytes = server.request_bytes("POST", "/api/games", Some(&[0xff, 0xfe, 0x00]));
     error(&bytes, 400);
@@ -204,10 +280,25 @@ fn malformed_requests_get_a_4xx_json_error() {
     error(&server.request("DELETE", "/api/games", None), 405);
     let view = new_game(&server, "othello", "human", "random");
     let id = view["id"].as_u64().unwrap();
-    error(&post(&format!("/api/games/{id}/move"), r#"{"move":"z9"}"#), 400);
-    error(&post(&format!("/api/games/{id}/move"), r#"{"move":"a1"}"#), 400);
-    error(&post(&format!("/api/games/{id}/move"), r#"{"move":"d3","side":7}"#), 400);
-    error(&post(&format!("/api/games/{id}/move"), r#"{"mv":"d3"}"#), 400);
+    error(
+        &post(&format!("/api/games/{id}/move"), r#"{"move":"z9"}"#),
+        400,
+    );
+    error(
+        &post(&format!("/api/games/{id}/move"), r#"{"move":"a1"}"#),
+        400,
+    );
+    error(
+        &post(
+            &format!("/api/games/{id}/move"),
+            r#"{"move":"d3","side":7}"#,
+        ),
+        400,
+    );
+    error(
+        &post(&format!("/api/games/{id}/move"), r#"{"mv":"d3"}"#),
+        400,
+    );
     error(&server.get(&format!("/api/games/{id}/hints?side=x")), 400);
     error(&server.get("/api/run"), 400);
     // The server is still there and well.
@@ -226,22 +317,43 @@ fn no_path_outside_the_runs_directory_is_ever_read() {
     assert_eq!(listed["runs"].as_array().unwrap().len(), 1, "{listed}");
     assert_eq!(server.get("/api/run?name=kalah").status, 200);
     for name in [
-        "..", "../runs/kalah", "..%2fruns%2fkalah", "%2e%2e%2fsecret.txt", "kalah%2f..%2f..",
-        "%2Fetc", "/etc", "escape", "escape/secret.txt", "kalah/../../runs/kalah", "./kalah", "",
+        "..",
+        "../runs/kalah",
+        "..%2fruns%2fkalah",
+        "%2e%2e%2fsecret.txt",
+        "kalah%2f..%2f..",
+        "%2Fetc",
+        "/etc",
+        "escape",
+        "escape/secret.txt",
+        "kalah/../../runs/kalah",
+        "./kalah",
+        "",
         "kalah%00",
     ] {
         let answer = server.get(&format!("/api/run?name={name}"));
-        assert!(matches!(answer.status, 400 | 404), "{name}: {}", answer.body);
+        assert!(
+            matches!(answer.status, 400 | 404),
+            "{name}: {}",
+            answer.body
+        );
         assert!(answer.json()["error"].is_string());
         assert!(!answer.body.contains("top secret"), "{name}");
     }
     for path in [
-        "/../secret.txt", "/..%2fsecret.txt", "/%2e%2e/%2e%2e/etc/passwd", "/api/run/../../secret.txt",
-        "/static/..%2f..%2fsecret.txt", "//etc/passwd",
+        "/../secret.txt",
+        "/..%2fsecret.txt",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/api/run/../../secret.txt",
+        "/static/..%2f..%2fsecret.txt",
+        "//etc/passwd",
     ] {
         let answer = server.get(path);
         assert_eq!(answer.status, 404, "{path}: {}", answer.body);
-        assert!(!answer.body.contains("top secret") && !answer.body.contains("root:"), "{path}");
+        assert!(
+            !answer.body.contains("top secret") && !answer.body.contains("root:"),
+            "{path}"
+        );
     }
     // Champions too: only from inside the runs directory.
     for spec in [
@@ -253,7 +365,11 @@ fn no_path_outside_the_runs_directory_is_ever_read() {
     ] {
         let body = format!(r#"{{"game":"kalah","first":"human","second":"{spec}"}}"#);
         let answer = server.post("/api/games", &body);
-        assert!(matches!(answer.status, 400 | 404), "{spec}: {}", answer.body);
+        assert!(
+            matches!(answer.status, 400 | 404),
+            "{spec}: {}",
+            answer.body
+        );
         assert!(answer.json()["error"].is_string());
         assert!(!answer.body.contains("top secret"), "{spec}");
     }
@@ -319,7 +435,8 @@ fn two_hundred_concurrent_games_against_random_are_played_to_the_end() {
                 let server = &server;
                 scope.spawn(move || {
                     let game = ["kalah", "oware", "congklak", "congkak", "othello"][i % 5];
-                    let (view, requests) = play_out(server, new_game(server, game, "human", "random"));
+                    let (view, requests) =
+                        play_out(server, new_game(server, game, "human", "random"));
                     (view["result"].as_str().unwrap().to_string(), requests)
                 })
             })
@@ -337,5 +454,38 @@ fn two_hundred_concurrent_games_against_random_are_played_to_the_end() {
         requests as f64 / seconds,
         peak_memory_mib(server.pid()).unwrap_or(f64::NAN)
     );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn engine_moves_and_hints_stop_at_the_servers_move_time() {
+    let root = runs_dir("time");
+    let server = Served::start(&root.join("runs"), &["--move-time", "0.2"]);
+    // Uncapped, a 20-ply Othello search would take far longer than the test waits.
+    let body = r#"{"game":"othello","first":"heuristic:20~86400","second":"human","hint_engine":"heuristic:20~86400"}"#;
+    let view = server.post("/api/games", body).json();
+    let id = view["id"].as_u64().unwrap();
+    let view = server.post(&format!("/api/games/{id}/engine"), "").json();
+    assert_eq!(view["moves"].as_array().unwrap().len(), 1, "{view}");
+    let hints = server.get(&format!("/api/games/{id}/hints")).json();
+    assert!(hints["hints"].as_array().unwrap().len() >= 3, "{hints}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn the_least_recently_used_game_makes_room_for_a_new_one() {
+    let root = runs_dir("evict");
+    let server = Served::start(&root.join("runs"), &["--max-games", "2"]);
+    let ids: Vec<u64> = (0..2)
+        .map(|_| {
+            new_game(&server, "kalah", "human", "random")["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(server.get(&format!("/api/games/{}", ids[0])).status, 200);
+    new_game(&server, "kalah", "human", "random");
+    error(&server.get(&format!("/api/games/{}", ids[1])), 404);
+    assert_eq!(server.get(&format!("/api/games/{}", ids[0])).status, 200);
     std::fs::remove_dir_all(&root).unwrap();
 }

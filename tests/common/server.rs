@@ -156,7 +156,11 @@ fn parse_answer(bytes: &[u8]) -> Answer {
     let chunked = headers
         .iter()
         .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
-    let body = if chunked { unchunk(body) } else { body.to_string() };
+    let body = if chunked {
+        unchunk(body)
+    } else {
+        body.to_string()
+    };
     Answer {
         status,
         headers,

@@ -18,9 +18,9 @@ use serde::de::DeserializeOwned;
 
 use super::live::{LiveGame, Setup, Table, View};
 use super::runs::RunsDir;
+use crate::arena::AgentSpec;
 use crate::arena::SpecError;
 use crate::arena::spec::AgentKind;
-use crate::arena::{AgentSpec, spec::UNTIMED_DEPTH};
 use crate::cli::{GameName, with_game};
 use crate::games::{GameError, Player};
 
@@ -102,8 +102,11 @@ pub struct Server {
     max_games: usize,
 }
 
+/// A game shared between the requests that act on it, one at a time.
+type SharedGame = Arc<Mutex<Box<dyn LiveGame>>>;
+
 struct Entry {
-    game: Arc<Mutex<Box<dyn LiveGame>>>,
+    game: SharedGame,
     used: Instant,
 }
 
@@ -120,11 +123,16 @@ impl Server {
 
     fn table(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
         // A panic elsewhere never leaves the map half-changed: recover it.
-        self.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.games
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn insert(&self, game: Box<dyn LiveGame>) -> u64 {
+    /// Keeps a new game (dropping the least recently used one if the table is full) and
+    /// returns its first view.
+    fn insert(&self, game: Box<dyn LiveGame>) -> View {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let view = game.view(id);
         let mut games = self.table();
         if games.len() >= self.max_games
             && let Some(oldest) = games.iter().min_by_key(|(_, e)| e.used).map(|(&id, _)| id)
@@ -136,10 +144,10 @@ impl Server {
             used: Instant::now(),
         };
         games.insert(id, entry);
-        id
+        view
     }
 
-    fn get(&self, id: &str) -> ApiResult<(u64, Arc<Mutex<Box<dyn LiveGame>>>)> {
+    fn get(&self, id: &str) -> ApiResult<(u64, SharedGame)> {
         let missing = || ApiError::not_found(format!("no game '{id}'"));
         let id: u64 = id.parse().map_err(|_| missing())?;
         let mut games = self.table();
@@ -220,7 +228,10 @@ async fn style() -> impl IntoResponse {
 fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
     let bytes = body.map_err(|rejection| ApiError {
         status: rejection.status(),
-        message: format!("the request body could not be read: {}", rejection.body_text()),
+        message: format!(
+            "the request body could not be read: {}",
+            rejection.body_text()
+        ),
     })?;
     let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"{}"
@@ -240,14 +251,12 @@ fn path_id(id: Result<Path<String>, PathRejection>) -> ApiResult<String> {
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .unwrap_or_else(|_| {
-            Err(ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: "the request failed inside the server".into(),
-            })
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
+        Err(ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: "the request failed inside the server".into(),
         })
+    })
 }
 
 /// Runs `act` on game `id` and answers its view afterwards.
@@ -316,36 +325,16 @@ async fn new_game(
     };
     let setup = Setup {
         players: [seat(&request.first)?, seat(&request.second)?],
-        hint_engine: hint_spec(&server, &request.hint_engine)?,
+        hint_engine: server.engine_spec(&request.hint_engine)?,
         seed: request.seed,
     };
     let state = Arc::clone(&server);
     blocking(move || {
         let game: Box<dyn LiveGame> =
             with_game!(name, |start| Box::new(Table::new(start, &setup)?));
-        let id = state.insert(game);
-        let (id, game) = state.get(&id.to_string())?;
-        let view = game.lock().unwrap_or_else(|p| p.into_inner()).view(id);
-        Ok((StatusCode::CREATED, axum::Json(view)))
+        Ok((StatusCode::CREATED, axum::Json(state.insert(game))))
     })
     .await
-}
-
-/// The hint engine's spec: a search, capped like the engines', no deeper than untimed
-/// searches may go.
-fn hint_spec(server: &Server, text: &str) -> ApiResult<AgentSpec> {
-    let spec = server.engine_spec(text)?;
-    match spec.kind {
-        AgentKind::Random | AgentKind::First => Err(ApiError::bad_request(
-            "the hint engine must search (e.g. heuristic:4)",
-        )),
-        AgentKind::Minimax { depth, .. } | AgentKind::Nmm { depth, .. }
-            if depth > UNTIMED_DEPTH =>
-        {
-            Err(ApiError::bad_request("the hint engine searches too deep"))
-        }
-        _ => Ok(spec),
-    }
 }
 
 async fn show_game(
@@ -433,7 +422,10 @@ async fn record(
     let disposition = format!("attachment; filename=\"game-{id}.txt\"");
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         text,

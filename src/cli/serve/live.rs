@@ -338,7 +338,12 @@ impl<G: Drawn> LiveGame for Table<G> {
             return Err(ApiError::conflict("hints are for a player who chooses now"));
         }
         let view = self.view_of(side);
-        let table = hints(&self.hint_engine, &view, side, Some(limits_from_now(seconds)));
+        let table = hints(
+            &self.hint_engine,
+            &view,
+            side,
+            Some(limits_from_now(seconds)),
+        );
         Ok(Hints {
             engine: self.hint_engine.label.clone(),
             side: side.index(),

@@ -95,7 +95,8 @@ async fn shutdown_signal() {
     let terminate = std::future::pending::<()>();
     let (mut interrupt, mut terminate) = (std::pin::pin!(interrupt), std::pin::pin!(terminate));
     std::future::poll_fn(|context| {
-        if interrupt.as_mut().poll(context).is_ready() || terminate.as_mut().poll(context).is_ready()
+        if interrupt.as_mut().poll(context).is_ready()
+            || terminate.as_mut().poll(context).is_ready()
         {
             std::task::Poll::Ready(())
         } else {

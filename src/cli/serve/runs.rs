@@ -77,7 +77,11 @@ impl RunsDir {
             ));
         }
         let not_found = || ApiError::not_found(format!("no run or file '{relative}'"));
-        let real = self.root.join(path).canonicalize().map_err(|_| not_found())?;
+        let real = self
+            .root
+            .join(path)
+            .canonicalize()
+            .map_err(|_| not_found())?;
         if real.starts_with(&self.root) {
             Ok(real)
         } else {

@@ -302,9 +302,9 @@ function drawRun(run) {
   };
   const rows = run.rows;
   lineChart($("chart-fitness"), rows, [
-    { key: "fitness_max", colour: "#1b7837" },
-    { key: "fitness_mean", colour: "#2166ac" },
-    { key: "fitness_min", colour: "#b2182b" },
+    { key: "fitness_max", colour: "#1b7837", label: "max" },
+    { key: "fitness_mean", colour: "#2166ac", label: "mean" },
+    { key: "fitness_min", colour: "#b2182b", label: "min" },
   ]);
   lineChart($("chart-benchmark"), rows.filter((r) => r.win_rate !== null), [{ key: "win_rate", colour: "#2166ac" }], { low: "ci_low", high: "ci_high" }, [0, 1]);
   lineChart($("chart-diversity"), rows, [{ key: "diversity", colour: "#762a83" }]);
@@ -348,6 +348,9 @@ function lineChart(svg, rows, series, band, fixedRange) {
     const lower = rows.map((r) => `${px(r.generation)},${py(r[band.low])}`).reverse();
     el("polygon", { points: upper.concat(lower).join(" "), fill: "#9ecae1", opacity: 0.5 }, svg);
   }
+  series.forEach((s, i) => {
+    if (s.label) text(svg, width - right - 20, top + 8 + 14 * i, s.label, { "font-size": 11, fill: s.colour });
+  });
   for (const s of series) {
     const points = rows.map((r) => `${px(r.generation)},${py(r[s.key])}`).join(" ");
     el("polyline", { points, fill: "none", stroke: s.colour, "stroke-width": 2, class: "series", "data-key": s.key }, svg);
@@ -372,3 +375,9 @@ $("hint").addEventListener("click", hints);
 $("undo").addEventListener("click", () => act("undo"));
 $("resign").addEventListener("click", () => act("resign"));
 $("pass").addEventListener("click", () => move($("pass").dataset.move));
+
+// `#run=NAME` opens the page on that run.
+if (location.hash.startsWith("#run=")) {
+  showPanel("runs");
+  watch(decodeURIComponent(location.hash.slice(5)));
+}
