@@ -302,9 +302,9 @@ function drawRun(run) {
   };
   const rows = run.rows;
   lineChart($("chart-fitness"), rows, [
-    { key: "fitness_max", colour: "#1b7837", label: "max" },
-    { key: "fitness_mean", colour: "#2166ac", label: "mean" },
-    { key: "fitness_min", colour: "#b2182b", label: "min" },
+    { key: "fitness_max", colour: "#1b7837" },
+    { key: "fitness_mean", colour: "#2166ac" },
+    { key: "fitness_min", colour: "#b2182b" },
   ]);
   lineChart($("chart-benchmark"), rows.filter((r) => r.win_rate !== null), [{ key: "win_rate", colour: "#2166ac" }], { low: "ci_low", high: "ci_high" }, [0, 1]);
   lineChart($("chart-diversity"), rows, [{ key: "diversity", colour: "#762a83" }]);
@@ -348,9 +348,6 @@ function lineChart(svg, rows, series, band, fixedRange) {
     const lower = rows.map((r) => `${px(r.generation)},${py(r[band.low])}`).reverse();
     el("polygon", { points: upper.concat(lower).join(" "), fill: "#9ecae1", opacity: 0.5 }, svg);
   }
-  series.forEach((s, i) => {
-    if (s.label) text(svg, width - right - 20, top + 8 + 14 * i, s.label, { "font-size": 11, fill: s.colour });
-  });
   for (const s of series) {
     const points = rows.map((r) => `${px(r.generation)},${py(r[s.key])}`).join(" ");
     el("polyline", { points, fill: "none", stroke: s.colour, "stroke-width": 2, class: "series", "data-key": s.key }, svg);
@@ -376,8 +373,15 @@ $("undo").addEventListener("click", () => act("undo"));
 $("resign").addEventListener("click", () => act("resign"));
 $("pass").addEventListener("click", () => move($("pass").dataset.move));
 
-// `#run=NAME` opens the page on that run.
-if (location.hash.startsWith("#run=")) {
-  showPanel("runs");
-  watch(decodeURIComponent(location.hash.slice(5)));
+// Links into the page: `#run=NAME` opens that run; `#game=G&first=A&second=B` starts a game.
+{
+  const link = new URLSearchParams(location.hash.slice(1));
+  if (link.has("run")) {
+    showPanel("runs");
+    watch(link.get("run"));
+  } else if (link.has("game")) {
+    $("game").value = link.get("game");
+    for (const seat of ["first", "second"]) if (link.has(seat)) $(seat).value = link.get(seat);
+    newGame();
+  }
 }
