@@ -382,9 +382,7 @@ async fn undo(
     id: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<axum::Json<View>> {
-    let id = path_id(id)?;
-    let player = side(json_body::<SideRequest>(body)?.side)?;
-    with_game_view(server, id, move |game| game.undo(player)).await
+    for_side(server, id, body, |game, player| game.undo(player)).await
 }
 
 async fn resign(
@@ -392,9 +390,19 @@ async fn resign(
     id: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<axum::Json<View>> {
+    for_side(server, id, body, |game, player| game.resign(player)).await
+}
+
+/// Runs `act` for the side a [`SideRequest`] body names (if any) on game `id`.
+async fn for_side(
+    server: Arc<Server>,
+    id: Result<Path<String>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+    act: fn(&mut dyn LiveGame, Option<Player>) -> ApiResult<()>,
+) -> ApiResult<axum::Json<View>> {
     let id = path_id(id)?;
     let player = side(json_body::<SideRequest>(body)?.side)?;
-    with_game_view(server, id, move |game| game.resign(player)).await
+    with_game_view(server, id, move |game| act(game, player)).await
 }
 
 async fn hints(

@@ -15,6 +15,7 @@ use std::sync::atomic::Ordering;
 
 use clap::Args;
 
+use crate::cli::nboard::move_time;
 use crate::cli::{BadInput, CliResult};
 
 #[derive(Debug, Args)]
@@ -28,18 +29,11 @@ pub struct ServeArgs {
     runs: PathBuf,
     /// Longest an engine move or a hint search may take, in seconds (deeper searches stop
     /// at the deepest iteration finished in time).
-    #[arg(long, default_value_t = 5.0, value_parser = move_seconds)]
+    #[arg(long, default_value_t = 5.0, value_parser = move_time)]
     move_time: f64,
     /// Most games kept at once (the least recently used is dropped for a new one).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_games: u32,
-}
-
-fn move_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds <= 600.0 => Ok(seconds),
-        _ => Err(format!("'{text}' is not a number of seconds in (0, 600]")),
-    }
 }
 
 pub fn run(args: &ServeArgs) -> CliResult {
