@@ -426,7 +426,7 @@ async fn record(
     id: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Response> {
     let (id, game) = server.get(&path_id(id)?)?;
-    let text = game.lock().unwrap_or_else(|p| p.into_inner()).record()?;
+    let text = blocking(move || game.lock().unwrap_or_else(|p| p.into_inner()).record()).await?;
     let disposition = format!("attachment; filename=\"game-{id}.txt\"");
     Ok((
         [

@@ -72,9 +72,9 @@ impl RunsDir {
                 .components()
                 .all(|component| matches!(component, Component::Normal(_)));
         if !plain {
-            return Err(ApiError::bad_request(
-                "a run is named by a relative path inside the runs directory",
-            ));
+            return Err(ApiError::bad_request(format!(
+                "'{relative}': name a path relative to the runs directory, inside it"
+            )));
         }
         let not_found = || ApiError::not_found(format!("no run or file '{relative}'"));
         let real = self
