@@ -101,8 +101,8 @@ pub trait LiveGame: Send {
     /// A person's move (`text` in the game's notation; their own part at a simultaneous
     /// decision) for `side`, by default the side to move.
     fn play(&mut self, text: &str, side: Option<Player>) -> Result<(), ApiError>;
-    /// The engines among the players who choose now make their choice, each searching at
-    /// most `seconds`.
+    /// The engines among the players who choose now make their choice (their searches
+    /// were capped to the server's move time when the game was set up).
     fn engine_move(&mut self) -> Result<(), ApiError>;
     /// Back to `side`'s previous turn (by default the first person's).
     fn undo(&mut self, side: Option<Player>) -> Result<(), ApiError>;
@@ -192,11 +192,6 @@ impl<G: Drawn> Table<G> {
         }
     }
 
-    fn side_or(&self, side: Option<Player>, default: Option<Player>) -> Result<Player, ApiError> {
-        side.or(default)
-            .ok_or_else(|| ApiError::conflict("no side given and none applies"))
-    }
-
     fn first_person(&self) -> Option<Player> {
         [Player::First, Player::Second]
             .into_iter()
@@ -273,7 +268,7 @@ impl<G: Drawn> LiveGame for Table<G> {
     fn play(&mut self, text: &str, side: Option<Player>) -> Result<(), ApiError> {
         self.check_going_on()?;
         let choosers = self.choosers();
-        let side = self.side_or(side, Some(choosers[0]))?;
+        let side = side_or(side, Some(choosers[0]))?;
         if !choosers.contains(&side) {
             return Err(ApiError::conflict(format!(
                 "it is not {}'s turn",
@@ -316,7 +311,7 @@ impl<G: Drawn> LiveGame for Table<G> {
     }
 
     fn undo(&mut self, side: Option<Player>) -> Result<(), ApiError> {
-        let side = self.side_or(side, self.first_person())?;
+        let side = side_or(side, self.first_person())?;
         if self.pending.iter().any(Option::is_some) {
             // A hidden choice at a simultaneous decision is withdrawn first.
             self.pending = [None, None];
@@ -333,7 +328,7 @@ impl<G: Drawn> LiveGame for Table<G> {
     fn hints(&self, side: Option<Player>, seconds: f64) -> Result<Hints, ApiError> {
         self.check_going_on()?;
         let choosers = self.choosers();
-        let side = self.side_or(side, Some(choosers[0]))?;
+        let side = side_or(side, Some(choosers[0]))?;
         if !choosers.contains(&side) {
             return Err(ApiError::conflict("hints are for a player who chooses now"));
         }
@@ -356,7 +351,7 @@ impl<G: Drawn> LiveGame for Table<G> {
 
     fn resign(&mut self, side: Option<Player>) -> Result<(), ApiError> {
         self.check_going_on()?;
-        let side = self.side_or(side, self.first_person())?;
+        let side = side_or(side, self.first_person())?;
         self.resigned = Some(side);
         self.pending = [None, None];
         Ok(())
@@ -370,4 +365,10 @@ impl<G: Drawn> LiveGame for Table<G> {
             )),
         }
     }
+}
+
+/// The side a request names, else `default`.
+fn side_or(side: Option<Player>, default: Option<Player>) -> Result<Player, ApiError> {
+    side.or(default)
+        .ok_or_else(|| ApiError::conflict("no side given and none applies"))
 }
