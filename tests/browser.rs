@@ -192,8 +192,14 @@ async fn play_kalah(client: &Client, url: &str) -> Vec<u8> {
             assert!(clock.elapsed() < PAGE_TIMEOUT, "the click played nothing");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        if clicks == 6 {
-            wait_for_status(client, |s| s.starts_with("South to move")).await;
+        if clicks == 6 && screenshot.is_none() {
+            let status = wait_for_status(client, |s| {
+                s.starts_with("South to move") || s.starts_with("Game over")
+            })
+            .await;
+            if status.starts_with("Game over") {
+                continue;
+            }
             client
                 .find(Locator::Css("#hint"))
                 .await
