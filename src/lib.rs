@@ -184,6 +184,7 @@ pub mod persist;
 pub mod report;
 pub mod rng;
 pub mod search;
+pub mod session;
 
 pub use games::othello::Othello;
 pub use games::{Describe, Game, MoveList, Notation, Outcome, Player};

@@ -11,6 +11,7 @@ mod perft;
 mod play;
 pub(crate) mod plot;
 mod prune;
+mod serve;
 mod show;
 mod solve;
 mod tournament;
@@ -64,6 +65,8 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Measure engine speed: perft and alpha-beta nodes per second.
     Bench(bench::BenchArgs),
+    /// A local web page: play every game against any engine, and watch runs evolve live.
+    Serve(serve::ServeArgs),
 }
 
 /// The games evoboard plays.
@@ -176,6 +179,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Serve(args) => serve::run(&args),
     }
 }
 

@@ -38,7 +38,7 @@ pub struct NboardArgs {
 }
 
 /// A think time in seconds: positive and at most a day.
-fn move_time(text: &str) -> Result<f64, String> {
+pub(crate) fn move_time(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
         _ => Err(format!("'{text}' is not a number of seconds in (0, 86400]")),

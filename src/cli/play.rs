@@ -13,9 +13,10 @@ use crate::cli::{
     with_game, write_output,
 };
 use crate::eval::NamedEvaluators;
-use crate::games::joint::{format_part, gather_move, is_joint, parse_part};
-use crate::games::{Describe, Game, GameError, MoveList, Notation, Outcome, Player};
+use crate::games::joint::{gather_move, is_joint, parse_part};
+use crate::games::{Describe, Game, GameError, Player};
 use crate::rng::rng_for;
+use crate::session::{Session, announce, hints, legal_parts};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -87,7 +88,7 @@ impl From<std::io::Error> for Stop {
 }
 
 /// The engines and what the people at the board share while a game is played.
-struct Session<'a, G: Game, I, O> {
+struct Terminal<'a, G: Game, I, O> {
     args: &'a PlayArgs,
     hint_engine: &'a SearchAgent<G>,
     rng: crate::rng::GameRng,
@@ -95,7 +96,7 @@ struct Session<'a, G: Game, I, O> {
     out: &'a mut O,
 }
 
-impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
+impl<G: NamedEvaluators, I: BufRead, O: Write> Terminal<'_, G, I, O> {
     /// Asks `seat` for `player`'s move in `view` (at a simultaneous decision, the position
     /// as `player` chooses in it: a person then types only their own part, unseen by the
     /// other side). A person's `help`, `board`, `hint` and bad moves are handled here.
@@ -164,17 +165,14 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Session<'_, G, I, O> {
     }
 
     fn hint(&mut self, game: &G, player: Player) -> std::io::Result<()> {
-        let engine = self.hint_engine;
-        let (values, _) = engine.move_values(game, None);
-        let table: Vec<String> = values
+        let table: Vec<String> = hints(self.hint_engine, game, player, None)
             .iter()
-            // `+ 0.0` turns a negative zero into zero.
-            .map(|(mv, value)| format!("{} {:+.2}", format_part(game, *mv, player), value + 0.0))
+            .map(|(part, value)| format!("{part} {value:+.2}"))
             .collect();
         writeln!(
             self.out,
             "hint ({}, best first): {}",
-            engine.label,
+            self.hint_engine.label,
             table.join(" | ")
         )
     }
@@ -200,21 +198,18 @@ pub fn play<G: NamedEvaluators>(
         .parse::<AgentSpec>()?
         .searcher(&start)?
         .ok_or_else(|| BadInput("--hint-engine must be an engine that searches".into()))?;
-    let mut session = Session {
+    let mut session = Terminal {
         args,
         hint_engine: &hint_engine,
         rng: rng_for(args.seed, &[]),
         input,
         out,
     };
-    let mut game = start.clone();
-    // Positions before each move, for undo.
-    let mut before: Vec<G> = Vec::new();
-    let mut moves: Vec<G::Move> = Vec::new();
-    show(&game, session.out)?;
-    'game: while game.outcome().is_none() {
+    let mut game = Session::new(start);
+    show(game.game(), session.out)?;
+    'game: while game.game().outcome().is_none() {
         // Everyone who chooses now: one player, or both at a simultaneous decision.
-        let chosen = gather_move(&game, |view, player| {
+        let chosen = gather_move(game.game(), |view, player| {
             session.choose(&seats[player.index()], view, player)
         });
         let mv = match chosen {
@@ -222,122 +217,31 @@ pub fn play<G: NamedEvaluators>(
             Err(Stop::Quit) => return Ok(()),
             Err(Stop::Failed(error)) => return Err(error.into()),
             Err(Stop::Undo(player)) => {
-                let name = game.player_name(player);
-                match undo(&mut before, &mut moves, player) {
-                    Some(position) => {
-                        game = position;
-                        writeln!(session.out, "taken back to {name}'s previous turn")?;
-                        show(&game, session.out)?;
-                    }
-                    None => writeln!(session.out, "nothing to undo")?,
+                let name = game.game().player_name(player);
+                if game.undo(player) {
+                    writeln!(session.out, "taken back to {name}'s previous turn")?;
+                    show(game.game(), session.out)?;
+                } else {
+                    writeln!(session.out, "nothing to undo")?;
                 }
                 continue 'game;
             }
         };
-        let name = if is_joint(&game) {
-            "both"
-        } else {
-            game.player_name(game.to_move())
-        };
-        moves.push(mv);
-        before.push(game.clone());
-        game.play_unchecked(mv);
-        let previous = before.last().expect("just pushed");
-        writeln!(
-            session.out,
-            "{name} play{} {}{}",
-            if is_joint(previous) { "" } else { "s" },
-            game.format_move(mv),
-            effect(previous, &game)
-        )?;
-        show(&game, session.out)?;
+        game.play(mv);
+        let previous = game.previous().expect("a move was just played");
+        writeln!(session.out, "{}", announce(previous, game.game(), mv))?;
+        show(game.game(), session.out)?;
     }
     let out = session.out;
-    let outcome = game.outcome().expect("the loop ends when the game is over");
-    let [a, b] = game.score();
-    let result = match outcome {
-        // The winner's score first, as results are read out.
-        Outcome::Win(p) => {
-            let (winner, loser) = if p == Player::First { (a, b) } else { (b, a) };
-            format!("{} wins {winner}–{loser}", game.player_name(p))
-        }
-        Outcome::Draw => format!("draw {a}–{b}"),
-    };
-    let record: Vec<String> = moves.iter().map(|&m| start.format_move(m)).collect();
+    let result = game.result().expect("the loop ends when the game is over");
     writeln!(out, "game over: {result}")?;
-    writeln!(out, "moves: {}", record.join(","))?;
+    writeln!(out, "moves: {}", game.move_texts().join(","))?;
     if let Some(path) = &args.record {
-        let text = format!(
-            "game: {}\nstart: {}\nmoves: {}\nresult: {result}\n",
-            start.name(),
-            start.to_position_string(),
-            record.join(",")
-        );
-        write_output(path, text.as_bytes())?;
+        let record = game.record().expect("the game is over");
+        write_output(path, record.as_bytes())?;
         writeln!(out, "record saved to {}", path.display())?;
     }
     Ok(())
-}
-
-/// `player`'s legal choices in `game`, in the game's notation (own parts at a simultaneous
-/// decision, each once).
-fn legal_parts<G: Notation>(game: &G, player: Player) -> Vec<String> {
-    let mut moves = MoveList::new();
-    game.legal_moves(&mut moves);
-    let mut parts: Vec<String> = Vec::new();
-    for &mv in &moves {
-        let part = format_part(game, mv, player);
-        if !parts.contains(&part) {
-            parts.push(part);
-        }
-    }
-    parts
-}
-
-/// What a move did, beyond moving: relays, captures, the game's own notes (flips, a round's
-/// end), score changes, extra turns.
-fn effect<G: Describe>(previous: &G, now: &G) -> String {
-    let mover = previous.to_move();
-    let facts = now.last_move();
-    let mut notes = Vec::new();
-    match facts.relays {
-        0 => {}
-        1 => notes.push("1 relay".to_string()),
-        laps => notes.push(format!("{laps} relays")),
-    }
-    if facts.captured {
-        notes.push("captures".to_string());
-    }
-    notes.extend(now.move_notes(previous));
-    if previous.score() != now.score() {
-        let [a, b] = now.score();
-        notes.push(format!("score {a}–{b}"));
-    }
-    if now.outcome().is_none() {
-        if is_joint(now) {
-            notes.push("both choose again".to_string());
-        } else if is_joint(previous) {
-            notes.push(format!("{} moves next", now.player_name(now.to_move())));
-        } else if facts.extra_turn && now.to_move() == mover {
-            notes.push("and moves again".to_string());
-        }
-    }
-    if notes.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", notes.join(", "))
-    }
-}
-
-/// Back to the position before `side`'s last move (or last simultaneous choice), if any.
-fn undo<G: Game>(before: &mut Vec<G>, moves: &mut Vec<G::Move>, side: Player) -> Option<G> {
-    let index = before
-        .iter()
-        .rposition(|g| g.to_move() == side || is_joint(g))?;
-    moves.truncate(index);
-    let position = before[index].clone();
-    before.truncate(index);
-    Some(position)
 }
 
 fn show<G: Describe>(game: &G, out: &mut impl Write) -> std::io::Result<()> {

@@ -1,0 +1,387 @@
+// The page of `evoboard serve`. It draws what the server sends and sends back move texts:
+// the rules, the engines and the hints all run in the server.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+let current = null; // the game's view, as the server last sent it
+let engineBusy = false;
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function el(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function text(parent, x, y, content, attributes) {
+  const node = el("text", Object.assign({ x, y, "text-anchor": "middle", "dominant-baseline": "central" }, attributes || {}), parent);
+  node.textContent = content;
+  return node;
+}
+
+// ---------- playing ----------
+
+// The chooser a click on the board speaks for: the first person who still has to choose.
+function activeChooser(view) {
+  return view.choosers.find((c) => c.human && !c.chosen) || null;
+}
+
+function engineToMove(view) {
+  return !view.over && view.choosers.some((c) => !c.human && !c.chosen);
+}
+
+function render(view) {
+  current = view;
+  drawBoard(view);
+  const chooser = activeChooser(view);
+  const names = view.seats.map((s) => s.name);
+  let status;
+  if (view.over) {
+    status = "Game over: " + view.result;
+  } else if (view.choosers.length === 2) {
+    const waiting = view.choosers.filter((c) => !c.chosen).map((c) => names[c.side]);
+    status = chooser
+      ? `${names[chooser.side]}: choose your hole (the other side looks away; choices stay hidden until both have chosen)`
+      : `waiting for ${waiting.join(" and ")} to choose`;
+  } else {
+    const side = view.choosers[0].side;
+    status = chooser ? `${names[side]} to move` : `${names[side]} (${view.seats[side].player}) is thinking…`;
+  }
+  $("status").textContent = `${status} — score ${view.score[0]}–${view.score[1]}`;
+  const log = $("log");
+  log.replaceChildren(...view.log.map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    return item;
+  }));
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  const pass = chooser && chooser.legal.find((m) => m.at === null);
+  $("pass").hidden = !pass;
+  $("pass").dataset.move = pass ? pass.text : "";
+  $("hint").disabled = !chooser;
+  $("undo").disabled = !view.seats.some((s) => s.human) || view.moves.length === 0;
+  $("resign").disabled = view.over || !view.seats.some((s) => s.human);
+  const record = $("record");
+  record.hidden = !view.recordable;
+  record.href = `/api/games/${view.id}/record`;
+  $("hints").hidden = true;
+  if (engineToMove(view)) scheduleEngine(view.id);
+}
+
+function scheduleEngine(id) {
+  if (engineBusy) return;
+  engineBusy = true;
+  setTimeout(async () => {
+    try {
+      if (current && current.id === id) render(await api("POST", `/api/games/${id}/engine`));
+    } catch (error) {
+      showError(error.message);
+    } finally {
+      engineBusy = false;
+      if (current && current.id === id && engineToMove(current)) scheduleEngine(id);
+    }
+  }, 250);
+}
+
+async function move(moveText) {
+  const chooser = current && activeChooser(current);
+  if (!chooser) return;
+  try {
+    showError("");
+    render(await api("POST", `/api/games/${current.id}/move`, { move: moveText, side: chooser.side }));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function legalAt(view) {
+  const chooser = activeChooser(view);
+  const spots = new Map();
+  if (chooser) for (const m of chooser.legal) if (m.at !== null) spots.set(m.at, m.text);
+  return [chooser, spots];
+}
+
+function drawBoard(view) {
+  const board = view.board;
+  const svg = board.kind === "grid" ? drawGrid(view) : drawPits(view);
+  $("board").replaceChildren(svg);
+}
+
+function drawGrid(view) {
+  const cell = 60, n = view.board.size, margin = 24;
+  const svg = el("svg", { viewBox: `0 0 ${n * cell + margin} ${n * cell + margin}`, id: "board-svg" });
+  const [, spots] = legalAt(view);
+  el("rect", { x: margin, y: margin, width: n * cell, height: n * cell, fill: "#2e7d4f" }, svg);
+  for (let c = 0; c < n; c++) text(svg, margin + c * cell + cell / 2, margin / 2, "abcdefgh"[c]);
+  for (let r = 0; r < n; r++) text(svg, margin / 2, margin + r * cell + cell / 2, String(r + 1));
+  view.board.cells.forEach((value, index) => {
+    const x = margin + (index % n) * cell, y = margin + Math.floor(index / n) * cell;
+    const square = el("rect", { x, y, width: cell, height: cell, fill: "transparent", stroke: "#1b4d30", "data-cell": index }, svg);
+    if (value) {
+      el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.4, fill: value === 1 ? "#111" : "#f8f8f8", stroke: "#333" }, svg);
+    } else if (spots.has(index)) {
+      const moveText = spots.get(index);
+      const mark = el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.12, fill: "#9fd89f", class: "legal", "data-move": moveText }, svg);
+      for (const target of [square, mark]) {
+        target.classList.add("legal");
+        target.setAttribute("data-move", moveText);
+        target.addEventListener("click", () => move(moveText));
+      }
+    }
+  });
+  return svg;
+}
+
+function drawPits(view) {
+  const { pits, stores, burnt } = view.board;
+  const m = pits[0].length, cell = 70, height = 2 * cell + 60;
+  const svg = el("svg", { viewBox: `0 0 ${(m + 2) * cell} ${height}`, id: "board-svg" });
+  const [chooser, spots] = legalAt(view);
+  el("rect", { x: 0, y: 20, width: (m + 2) * cell, height: 2 * cell + 20, rx: 30, fill: "#b5835a" }, svg);
+  // North's store on the left, South's on the right; sowing runs anticlockwise.
+  const store = (side, x) => {
+    el("rect", { x: x + 8, y: 34, width: cell - 16, height: 2 * cell - 8, rx: 25, fill: "#8a5a3b" }, svg);
+    text(svg, x + cell / 2, 30 + cell, String(stores[side]), { "font-size": 22, fill: "#fff", class: `store store-${side}` });
+  };
+  store(1, 0);
+  store(0, (m + 1) * cell);
+  const names = view.seats.map((s) => s.name);
+  text(svg, (m + 2) * cell / 2, 10, names[1], { "font-size": 13 });
+  text(svg, (m + 2) * cell / 2, height - 8, names[0], { "font-size": 13 });
+  for (const side of [0, 1]) {
+    for (let pit = 0; pit < m; pit++) {
+      const column = side === 0 ? 1 + pit : m - pit;
+      const cx = column * cell + cell / 2, cy = side === 0 ? 30 + cell * 1.5 : 30 + cell / 2;
+      const mine = chooser && chooser.side === side && spots.has(pit);
+      const circle = el("circle", {
+        cx, cy, r: cell * 0.38,
+        fill: burnt[side][pit] ? "#444" : "#d9b38c",
+        stroke: mine ? "#1f9d3a" : "#6b4328", "stroke-width": mine ? 5 : 2,
+        "data-side": side, "data-pit": pit,
+      }, svg);
+      const count = text(svg, cx, cy, burnt[side][pit] ? "✕" : String(pits[side][pit]), { "font-size": 20, fill: burnt[side][pit] ? "#ddd" : "#222", class: "count", "pointer-events": "none" });
+      text(svg, cx, side === 0 ? cy + cell * 0.5 : cy - cell * 0.5, String(pit + 1), { "font-size": 11, fill: "#fff" });
+      if (mine) {
+        const moveText = spots.get(pit);
+        circle.classList.add("legal");
+        circle.setAttribute("data-move", moveText);
+        circle.addEventListener("click", () => move(moveText));
+        count.setAttribute("data-move", moveText);
+      }
+    }
+  }
+  return svg;
+}
+
+async function newGame(first, second, game) {
+  try {
+    showError("");
+    const view = await api("POST", "/api/games", {
+      game: game || $("game").value,
+      first: first || $("first").value.trim(),
+      second: second || $("second").value.trim(),
+      hint_engine: $("hint-engine").value.trim(),
+      seed: Math.floor(Math.random() * 1e9),
+    });
+    $("log").replaceChildren();
+    render(view);
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function hints() {
+  const chooser = current && activeChooser(current);
+  if (!chooser) return;
+  try {
+    const answer = await api("GET", `/api/games/${current.id}/hints?side=${chooser.side}`);
+    const body = $("hints").querySelector("tbody");
+    body.replaceChildren(...answer.hints.map((h) => {
+      const row = document.createElement("tr");
+      row.innerHTML = "<td></td><td></td>";
+      row.cells[0].textContent = h.move;
+      row.cells[1].textContent = (h.value >= 0 ? "+" : "") + h.value.toFixed(2);
+      return row;
+    }));
+    $("hints").querySelector("th").textContent = `move (${answer.engine}, best first)`;
+    $("hints").hidden = false;
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function act(what) {
+  if (!current) return;
+  const person = current.seats.findIndex((s) => s.human);
+  const chooser = activeChooser(current);
+  const side = chooser ? chooser.side : person;
+  try {
+    showError("");
+    render(await api("POST", `/api/games/${current.id}/${what}`, { side }));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// ---------- runs ----------
+
+let watched = null; // the run shown, polled while the Runs tab is open
+let pollTimer = null;
+
+async function listRuns() {
+  try {
+    const { runs } = await api("GET", "/api/runs");
+    const list = $("run-list");
+    list.replaceChildren(...runs.map((run) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.textContent = run.name + (run.game ? ` (${run.game})` : "");
+      link.dataset.run = run.name;
+      link.addEventListener("click", () => watch(run.name));
+      item.appendChild(link);
+      return item;
+    }));
+    if (runs.length === 0) list.textContent = "no runs in the runs directory";
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function watch(name) {
+  watched = name;
+  clearTimeout(pollTimer);
+  await refreshRun();
+}
+
+async function refreshRun() {
+  if (!watched || $("panel-runs").hidden) return;
+  try {
+    const run = await api("GET", `/api/run?name=${encodeURIComponent(watched)}`);
+    drawRun(run);
+  } catch (error) {
+    showError(error.message);
+  }
+  pollTimer = setTimeout(refreshRun, 2000);
+}
+
+function drawRun(run) {
+  $("run").hidden = false;
+  $("run-title").textContent = run.name + (run.game ? ` — ${run.game}` : "");
+  const last = run.rows[run.rows.length - 1];
+  $("run-note").textContent = run.problem
+    ? `statistics not readable yet: ${run.problem}`
+    : `${run.rows.length} generations${last ? `, last ${last.generation}` : ""} (updates every 2 s)`;
+  const champion = $("play-champion");
+  champion.hidden = !(run.champion && run.game);
+  champion.onclick = () => {
+    showPanel("play");
+    $("game").value = run.game;
+    $("first").value = "human";
+    $("second").value = run.champion;
+    newGame("human", run.champion, run.game);
+  };
+  const rows = run.rows;
+  lineChart($("chart-fitness"), rows, [
+    { key: "fitness_max", colour: "#1b7837" },
+    { key: "fitness_mean", colour: "#2166ac" },
+    { key: "fitness_min", colour: "#b2182b" },
+  ]);
+  lineChart($("chart-benchmark"), rows.filter((r) => r.win_rate !== null), [{ key: "win_rate", colour: "#2166ac" }], { low: "ci_low", high: "ci_high" }, [0, 1]);
+  lineChart($("chart-diversity"), rows, [{ key: "diversity", colour: "#762a83" }]);
+  const body = $("generations").querySelector("tbody");
+  body.replaceChildren(...rows.slice(-10).reverse().map((r) => {
+    const row = document.createElement("tr");
+    const cells = [r.generation, r.fitness_max.toFixed(3), r.fitness_mean.toFixed(3), r.fitness_min.toFixed(3),
+      r.win_rate === null ? "" : (100 * r.win_rate).toFixed(1) + "%", r.diversity.toFixed(4), r.seconds];
+    for (const value of cells) {
+      const cell = document.createElement("td");
+      cell.textContent = value;
+      row.appendChild(cell);
+    }
+    return row;
+  }));
+}
+
+// A line chart of `series` over the generations, with an optional shaded band.
+function lineChart(svg, rows, series, band, fixedRange) {
+  const width = 360, height = 220, left = 48, right = 10, top = 10, bottom = 28;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.replaceChildren();
+  if (rows.length === 0) {
+    text(svg, width / 2, height / 2, "no data yet");
+    return;
+  }
+  const xs = rows.map((r) => r.generation);
+  const values = rows.flatMap((r) => series.map((s) => r[s.key]).concat(band ? [r[band.low], r[band.high]] : []));
+  let [low, high] = fixedRange || [Math.min(...values), Math.max(...values)];
+  if (high - low < 1e-9) { low -= 0.5; high += 0.5; }
+  const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, Math.max(...xs));
+  const px = (x) => left + (x - x0) / (x1 - x0) * (width - left - right);
+  const py = (y) => top + (high - y) / (high - low) * (height - top - bottom);
+  el("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#888" }, svg);
+  el("line", { x1: left, y1: height - bottom, x2: width - right, y2: height - bottom, stroke: "#888" }, svg);
+  for (const y of [low, (low + high) / 2, high]) text(svg, left - 22, py(y), y.toFixed(2), { "font-size": 10 });
+  text(svg, left, height - 10, String(x0), { "font-size": 10 });
+  text(svg, width - right - 10, height - 10, String(x1), { "font-size": 10 });
+  if (band) {
+    const upper = rows.map((r) => `${px(r.generation)},${py(r[band.high])}`);
+    const lower = rows.map((r) => `${px(r.generation)},${py(r[band.low])}`).reverse();
+    el("polygon", { points: upper.concat(lower).join(" "), fill: "#9ecae1", opacity: 0.5 }, svg);
+  }
+  for (const s of series) {
+    const points = rows.map((r) => `${px(r.generation)},${py(r[s.key])}`).join(" ");
+    el("polyline", { points, fill: "none", stroke: s.colour, "stroke-width": 2, class: "series", "data-key": s.key }, svg);
+  }
+}
+
+// ---------- page ----------
+
+function showPanel(name) {
+  for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.panel === name);
+  $("panel-play").hidden = name !== "play";
+  $("panel-runs").hidden = name !== "runs";
+  if (name === "runs") {
+    listRuns();
+    refreshRun();
+  }
+}
+
+for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showPanel(tab.dataset.panel));
+$("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(); });
+$("hint").addEventListener("click", hints);
+$("undo").addEventListener("click", () => act("undo"));
+$("resign").addEventListener("click", () => act("resign"));
+$("pass").addEventListener("click", () => move($("pass").dataset.move));
+
+// Links into the page: `#run=NAME` opens that run; `#game=G&first=A&second=B` starts a game.
+{
+  const link = new URLSearchParams(location.hash.slice(1));
+  if (link.has("run")) {
+    showPanel("runs");
+    watch(link.get("run"));
+  } else if (link.has("game")) {
+    $("game").value = link.get("game");
+    for (const seat of ["first", "second"]) if (link.has(seat)) $(seat).value = link.get(seat);
+    newGame();
+  }
+}
