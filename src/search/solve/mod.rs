@@ -3,13 +3,13 @@
 //!
 //! The value searched is the *future* margin: what the side to move will bank from here on
 //! minus what the opponent will. It depends only on the pits, not on the stores, and the
-//! board is seen from the side to move ([`board::MoverBoard`]), so positions reached with
+//! board is seen from the side to move (`board::MoverBoard`), so positions reached with
 //! different store totals, or by either player, share one table entry. Kalah suits the
 //! method: no position can repeat (every lap of seeds moves them on) and no rule looks at
 //! the stores. The game's value is the current store margin plus the future margin.
 //!
 //! The search: MTD(f) null-window probes at the root; fail-soft alpha-beta with a bounded
-//! transposition table of bounds and best moves ([`table::Table`]); moves ordered by the
+//! transposition table of bounds and best moves (`table::Table`); moves ordered by the
 //! table's best move, then extra turns, then seeds banked; and a futility cut-off (no
 //! player can gain more than the seeds still on the board).
 
