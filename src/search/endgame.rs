@@ -30,6 +30,7 @@ use crate::games::othello::bitboard::{
 };
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, Player};
+use crate::search::bounds::{narrow, proven};
 use crate::search::search;
 
 /// Most empty squares [`solve_endgame`] accepts: beyond about 30 an exact solve takes
@@ -290,15 +291,10 @@ impl Solver {
         let known = self.table.probe(own, opp);
         let (mut alpha, mut beta, mut hint) = (alpha, beta, NO_MOVE);
         if let Some(entry) = known {
-            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-            if lower >= beta || lower == upper {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
+            (alpha, beta) = match narrow(entry.lower.into(), entry.upper.into(), alpha, beta) {
+                Ok(window) => window,
+                Err(settled) => return settled,
+            };
             hint = entry.best;
         }
         let window = (alpha, beta);
@@ -329,16 +325,8 @@ impl Solver {
                 break;
             }
         }
-        let (mut lower, mut upper) = match best.0 {
-            v if v <= window.0 => (-64, v),
-            v if v >= window.1 => (v, 64),
-            v => (v, v),
-        };
-        if let Some(entry) = known {
-            // What an earlier search proved still holds.
-            lower = lower.max(i32::from(entry.lower));
-            upper = upper.min(i32::from(entry.upper));
-        }
+        let known = known.map_or((-64, 64), |entry| (entry.lower.into(), entry.upper.into()));
+        let (lower, upper) = proven(best.0, window, known);
         self.table.store(Entry {
             own,
             opp,

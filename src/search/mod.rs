@@ -11,6 +11,7 @@
 //! mixed strategy could do better on average, but needs the exact game matrix, which
 //! depth-limited values do not give.
 
+mod bounds;
 pub mod endgame;
 mod negamax;
 mod ordering;

@@ -358,7 +358,8 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
             })
             .1;
         }
-        let generated = key.map(|_| moves.clone());
+        // The moves in generation order, by which the table names the best one.
+        let generated = key.map(|key| (key, moves.clone()));
         let hint = found.and_then(|found| moves.get(found.best).copied());
         let alpha_before = alpha;
         let mut best = (f32::NEG_INFINITY, moves[0]);
@@ -387,7 +388,7 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
                 }
             }
         }
-        if let (Some(key), Some(generated), false) = (key, generated, self.stopped) {
+        if let (Some((key, generated)), false) = (generated, self.stopped) {
             let bound = if best.0 <= alpha_before {
                 Bound::Upper
             } else if best.0 >= beta {

@@ -21,6 +21,7 @@ use arrayvec::ArrayVec;
 
 use crate::games::mancala::{Kalah, Mancala, OnBoard};
 use crate::games::{Game, Player};
+use crate::search::bounds::{narrow, proven};
 use board::{MoverBoard, Sown, store_margin};
 use endgame::Endgames;
 use table::{Record, Table};
@@ -106,15 +107,10 @@ impl Solver {
         let key = board.key();
         let known = self.table.get(key);
         if let Some(known) = known {
-            let (lower, upper) = (i32::from(known.lower), i32::from(known.upper));
-            if lower >= beta || lower == upper {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
+            (alpha, beta) = match narrow(known.lower.into(), known.upper.into(), alpha, beta) {
+                Ok(window) => window,
+                Err(settled) => return settled,
+            };
         }
         // The window actually searched: the result is exact only strictly inside it.
         let (alpha_searched, beta_searched) = (alpha, beta);
@@ -157,21 +153,16 @@ impl Solver {
                 }
             }
         }
-        let (mut lower, mut upper) = known.map_or((i16::MIN, i16::MAX), |k| (k.lower, k.upper));
-        let value = best.0 as i16;
-        if best.0 <= alpha_searched {
-            upper = upper.min(value);
-        } else if best.0 >= beta_searched {
-            lower = lower.max(value);
-        } else {
-            (lower, upper) = (value, value);
-        }
+        let known = known.map_or((i16::MIN.into(), i16::MAX.into()), |k| {
+            (k.lower.into(), k.upper.into())
+        });
+        let (lower, upper) = proven(best.0, (alpha_searched, beta_searched), known);
         let work = (u64::BITS - (self.nodes - nodes_before + 1).leading_zeros()) as u8;
         self.table.put(
             key,
             Record {
-                lower,
-                upper,
+                lower: lower as i16,
+                upper: upper as i16,
                 best: best.1 as u8,
                 work,
             },
