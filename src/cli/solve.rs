@@ -10,7 +10,7 @@ use crate::games::mancala::{Kalah, MAX_PITS};
 use crate::games::othello::Othello;
 use crate::games::{Game, Notation};
 use crate::search::endgame::{MAX_EMPTIES, solve_endgame};
-use crate::search::solve::solve;
+use crate::search::solve::{Progress, solve};
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -56,13 +56,22 @@ fn solve_kalah(args: &SolveArgs) -> CliResult {
     let clock = Instant::now();
     let table_bytes = usize::try_from(args.table_mb * 1_000_000).unwrap_or(usize::MAX);
     let solution = solve(&game, table_bytes, |progress| {
-        eprintln!(
-            "first player's margin in {}..={} after {} nodes, {:.1} s",
-            progress.lower,
-            progress.upper,
-            progress.nodes,
-            clock.elapsed().as_secs_f64()
-        );
+        let seconds = clock.elapsed().as_secs_f64();
+        match progress {
+            Progress::Endgames { seeds, positions } => eprintln!(
+                "endgame database: every position of up to {seeds} seeds ({positions} positions), {seconds:.1} s"
+            ),
+            Progress::Guess { margin } => {
+                eprintln!("first guess: first player's margin {margin}, {seconds:.1} s")
+            }
+            Progress::Probe {
+                lower,
+                upper,
+                nodes,
+            } => eprintln!(
+                "first player's margin in {lower}..={upper} after {nodes} nodes, {seconds:.1} s"
+            ),
+        }
     })?;
     let seconds = clock.elapsed().as_secs_f64();
     let verdict = match solution.first_player_margin {

@@ -38,6 +38,16 @@ impl MoverBoard {
         MoverBoard { pits, m: m as u8 }
     }
 
+    /// The board whose first `2 * m` entries of `pits` are the mover's row then the
+    /// opponent's (the rest must be zero).
+    pub fn from_pits(pits: &[u8; 2 * MAX_PITS], m: usize) -> MoverBoard {
+        debug_assert!(pits[2 * m..].iter().all(|&s| s == 0));
+        MoverBoard {
+            pits: *pits,
+            m: m as u8,
+        }
+    }
+
     /// A board from both rows, the mover's first (for tests of the numbering).
     #[cfg(test)]
     pub fn from_rows(mover: &[u8], opponent: &[u8]) -> MoverBoard {
@@ -86,13 +96,19 @@ impl MoverBoard {
                 *seeds += laps as u8;
             }
         }
-        for step in 1..=rest {
-            match (pit + step) % cycle {
-                store if store == m => banked += 1,
-                spot => self.pits[Self::pit_at(spot, m)] += 1,
-            }
+        // The last lap, cycle indices pit + 1 ..= end, wrapping at most once.
+        let end = pit + rest;
+        let add_one = |pits: &mut [u8]| pits.iter_mut().for_each(|seeds| *seeds += 1);
+        add_one(&mut self.pits[pit + 1..=end.min(m - 1)]);
+        if end >= m {
+            banked += 1;
+            // Cycle index c > m is pit c - 1.
+            add_one(&mut self.pits[m..end.min(2 * m)]);
         }
-        let last = (pit + seeds) % cycle;
+        if end >= cycle {
+            add_one(&mut self.pits[..=end - cycle]);
+        }
+        let last = if end >= cycle { end - cycle } else { end };
         let again = last == m;
         if last < m && self.pits[last] == 1 {
             let facing = 2 * m - 1 - last;
@@ -117,11 +133,6 @@ impl MoverBoard {
             again: again && !over,
             over,
         }
-    }
-
-    /// Board index of cycle index `spot` (not the store).
-    fn pit_at(spot: usize, m: usize) -> usize {
-        if spot < m { spot } else { spot - 1 }
     }
 
     /// The same position seen by the other player.

@@ -1,9 +1,15 @@
-//! Exact values of every position with few seeds left on the board, computed as the search
-//! first meets them and kept for good (one byte each, indexed by a perfect numbering of the
-//! seed distributions): an endgame database filled on demand. Below the threshold the
-//! search asks it instead of searching, which removes the long tails of the game tree.
+//! Exact values of every position with few seeds left on the board: an endgame database,
+//! built before the search, layer by layer from the emptiest boards up, one byte a position
+//! indexed by a perfect numbering of the seed distributions. No move puts seeds back on the
+//! board, so a position's moves lead to layers already built or to its own layer (a move
+//! that banks nothing), and the search below the database's limit becomes a single read.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rayon::prelude::*;
 
 use super::board::{MAX_PITS, MoverBoard};
+use super::memory;
 
 /// Largest binomial coefficient argument needed: seeds plus pits.
 const MAX_N: usize = 255 + 2 * MAX_PITS;
@@ -11,18 +17,24 @@ const MAX_N: usize = 255 + 2 * MAX_PITS;
 /// Values by position for boards of `pits` pits a side with at most `max_seeds` seeds on
 /// the board.
 pub struct Endgames {
-    /// `value + 128`, 0 where not yet known.
-    values: Vec<u8>,
+    /// `value + 128`, 0 while not yet computed.
+    values: Vec<AtomicU8>,
     pits: usize,
     pub max_seeds: i32,
+    empty_capture: bool,
     /// `binomial[n][k]` for k up to the number of pits.
     binomial: Vec<[u64; 2 * MAX_PITS + 1]>,
 }
 
 impl Endgames {
     /// The database of the most seeds, up to `most_seeds`, whose positions fit in `bytes`,
-    /// or `None` if not even the smallest does any good.
-    pub fn within(pits: usize, most_seeds: usize, bytes: usize) -> Option<Endgames> {
+    /// or `None` if not even the smallest does any good. Nothing is computed yet.
+    pub fn within(
+        pits: usize,
+        most_seeds: usize,
+        bytes: usize,
+        empty_capture: bool,
+    ) -> Option<Endgames> {
         let k = 2 * pits;
         let mut binomial = vec![[0u64; 2 * MAX_PITS + 1]; MAX_N + 1];
         for n in 0..=MAX_N {
@@ -36,11 +48,50 @@ impl Endgames {
         // Values are kept in a byte: at most 120 seeds either way.
         let max_seeds = (0..=most_seeds.min(120)).take_while(|&s| fits(s)).last()?;
         (max_seeds >= 2).then(|| Endgames {
-            values: vec![0; binomial[max_seeds + k][k] as usize],
+            values: memory::zeroed(binomial[max_seeds + k][k] as usize, || AtomicU8::new(0)),
             pits,
             max_seeds: max_seeds as i32,
+            empty_capture,
             binomial,
         })
+    }
+
+    /// Positions held: every seed distribution up to `max_seeds`.
+    pub fn positions(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Positions of up to `seeds` seeds on the board.
+    pub fn positions_up_to(&self, seeds: i32) -> usize {
+        let k = 2 * self.pits;
+        self.binomial[seeds as usize + k][k] as usize
+    }
+
+    /// Computes every position, layer by layer (`done` is told each layer's seeds), on
+    /// the current rayon pool. Threads may race to the same position of a layer; they
+    /// write the same exact value, so the database does not depend on their number.
+    pub fn build(&self, mut done: impl FnMut(i32)) {
+        let m = self.pits;
+        for seeds in 1..=self.max_seeds as u8 {
+            // One task per row of the side to move. Within it the opponent's row varies
+            // fastest: after a move that passes the turn, that row comes first on the
+            // board turned round, the low-order end of the numbering, so the children the
+            // task reads lie close together in memory.
+            let mut mover_rows = Vec::new();
+            for own in 1..seeds {
+                for_each_row(m, own, &mut |row| mover_rows.push(*row));
+            }
+            mover_rows.into_par_iter().for_each(|row| {
+                let mut pits = [0u8; 2 * MAX_PITS];
+                pits[..m].copy_from_slice(&row[..m]);
+                let own: u8 = row.iter().sum();
+                for_each_row(m, seeds - own, &mut |theirs| {
+                    pits[m..2 * m].copy_from_slice(&theirs[..m]);
+                    self.compute(&MoverBoard::from_pits(&pits, m));
+                });
+            });
+            done(i32::from(seeds));
+        }
     }
 
     /// The position's number: those with fewer seeds first, then the combinatorial number
@@ -56,32 +107,62 @@ impl Endgames {
         index as usize
     }
 
-    /// The future margin of `board` (on which at most `max_seeds` seeds lie) for the side
-    /// to move, counting each position valued afresh in `nodes`.
-    pub fn value(&mut self, board: &MoverBoard, empty_capture: bool, nodes: &mut u64) -> i32 {
-        let seeds = board.on_board() as usize;
-        let index = self.index(board, seeds);
-        if self.values[index] != 0 {
-            return i32::from(self.values[index]) - 128;
+    /// The future margin of `board` for the side to move, computing it (and whatever of
+    /// its own layer it leads to) if it is not known yet.
+    fn compute(&self, board: &MoverBoard) -> i32 {
+        let index = self.index(board, board.on_board() as usize);
+        let known = self.values[index].load(Ordering::Relaxed);
+        if known != 0 {
+            return i32::from(known) - 128;
         }
-        *nodes += 1;
         let mut best = i32::MIN;
         for pit in board.moves() {
             let mut child = *board;
-            let sown = child.sow(pit, empty_capture);
+            let sown = child.sow(pit, self.empty_capture);
             let value = sown.banked
                 + if sown.over {
                     0
                 } else if sown.again {
-                    self.value(&child, empty_capture, nodes)
+                    self.compute(&child)
                 } else {
-                    -self.value(&child, empty_capture, nodes)
+                    -self.compute(&child)
                 };
             best = best.max(value);
         }
-        self.values[index] = (best + 128) as u8;
+        self.values[index].store((best + 128) as u8, Ordering::Relaxed);
         best
     }
+
+    /// The future margin of `board`, on which at most `max_seeds` seeds lie and both
+    /// players have seeds, for the side to move (after [`Endgames::build`]).
+    pub fn value(&self, board: &MoverBoard) -> i32 {
+        let index = self.index(board, board.on_board() as usize);
+        let known = self.values[index].load(Ordering::Relaxed);
+        debug_assert_ne!(known, 0, "the database is built before it is read");
+        i32::from(known) - 128
+    }
+}
+
+/// Calls `visit` with every row of `pits` pits holding `seeds` seeds in all (the row in
+/// the first `pits` entries).
+fn for_each_row(pits: usize, seeds: u8, visit: &mut impl FnMut(&[u8; MAX_PITS])) {
+    fn fill(
+        row: &mut [u8; MAX_PITS],
+        at: usize,
+        seeds: u8,
+        visit: &mut impl FnMut(&[u8; MAX_PITS]),
+    ) {
+        if at == 0 {
+            row[0] = seeds;
+            visit(row);
+            return;
+        }
+        for here in 0..=seeds {
+            row[at] = here;
+            fill(row, at - 1, seeds - here, visit);
+        }
+    }
+    fill(&mut [0; MAX_PITS], pits - 1, seeds, visit);
 }
 
 #[cfg(test)]
@@ -106,7 +187,7 @@ mod tests {
     #[test]
     fn positions_are_numbered_one_to_one_and_densely() {
         // C(6 + 4, 4) = 210 distributions of at most 6 seeds on 4 pits: 210 bytes.
-        let endgames = Endgames::within(2, 10, 210).unwrap();
+        let endgames = Endgames::within(2, 10, 210, false).unwrap();
         assert_eq!(endgames.max_seeds, 6);
         let mut indices: Vec<usize> = boards(6)
             .iter()
@@ -115,5 +196,49 @@ mod tests {
         assert_eq!(indices.len(), 210);
         indices.sort_unstable();
         assert_eq!(indices, (0..210).collect::<Vec<_>>());
+    }
+
+    /// The future margin by plain search, without the database.
+    fn searched(board: &MoverBoard, empty_capture: bool) -> i32 {
+        board
+            .moves()
+            .map(|pit| {
+                let mut child = *board;
+                let sown = child.sow(pit, empty_capture);
+                sown.banked
+                    + match (sown.over, sown.again) {
+                        (true, _) => 0,
+                        (false, true) => searched(&child, empty_capture),
+                        (false, false) => -searched(&child, empty_capture),
+                    }
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn every_position_holds_its_searched_value() {
+        for empty_capture in [false, true] {
+            let endgames = Endgames::within(3, 7, 1 << 20, empty_capture).unwrap();
+            endgames.build(|_| ());
+            let mut checked = 0;
+            for seeds in 2..=7 {
+                for own in 1..seeds {
+                    for_each_row(3, own, &mut |mover| {
+                        for_each_row(3, seeds - own, &mut |theirs| {
+                            let board = MoverBoard::from_rows(&mover[..3], &theirs[..3]);
+                            assert_eq!(
+                                endgames.value(&board),
+                                searched(&board, empty_capture),
+                                "{board:?}, empty capture {empty_capture}"
+                            );
+                            checked += 1;
+                        });
+                    });
+                }
+            }
+            // Both rows non-empty: sum over s of Σ_own C(own+2,2)·C(s-own+2,2).
+            assert_eq!(checked, 1_477);
+        }
     }
 }

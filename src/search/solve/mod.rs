@@ -15,6 +15,8 @@
 
 mod board;
 mod endgame;
+mod guess;
+mod memory;
 mod table;
 
 use arrayvec::ArrayVec;
@@ -31,12 +33,24 @@ pub use table::BUCKET_BYTES;
 /// Most pits a side the solver takes: its position keys hold two rows of this many.
 pub const MAX_SOLVER_PITS: usize = board::MAX_PITS;
 
-/// Most memory for the endgame values. Each is computed by a full search of its subtree
-/// (no window to cut it), which pays only for the smallest positions: measured on Kalah(6,3)
-/// (nodes, endgame values included), 15 seeds or fewer (17 MB) saved 28% of the nodes, 16
-/// (30 MB) 24%, and 18 (100 MB) cost 21% more than none. So the database also stops at two
-/// fifths of the seeds on the board (15 of Kalah(6,3)'s 36).
-const ENDGAME_BYTES: usize = 24_000_000;
+/// The endgame database takes positions of up to this share of the seeds on the board
+/// (20 of Kalah(6,4)'s 48, 15 of Kalah(6,3)'s 36) and at most an eighth of the memory
+/// bound. It is built whole before the search, one pass over every position with ~6
+/// random reads each, so each seed more costs ~1.5× the build: measured on Kalah(6,3),
+/// 14 seeds build in 2 s and leave 28 M search nodes, 18 seeds build in 35 s and leave
+/// 4.5 M; on Kalah(6,4) 20 seeds (225 M positions, about 2 minutes) cut the first probe's
+/// nodes from 736 M (a 15-seed database) to 287 M.
+const ENDGAME_SHARE: (usize, usize) = (5, 12);
+
+/// Seeds above the endgame database's limit from which a node looks its children up in
+/// the table before searching any (an enhanced transposition cut-off). Each look-up is a
+/// read from memory far from the cache: on Kalah(6,4) cut-offs from the database's limit
+/// up saved 41% of the nodes and cost 28% more time; from 8 seeds above it, 5% of the
+/// nodes and 3% of the time.
+const ETC_ABOVE_ENDGAMES: i32 = 8;
+
+/// Nodes the first guess may search: a few seconds.
+const GUESS_NODES: u64 = 20_000_000;
 
 /// A solved position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,13 +62,15 @@ pub struct Solution {
     pub table_entries: usize,
 }
 
-/// Where the search stands after one MTD(f) probe: the value of the position for the first
-/// player lies in `lower..=upper`.
+/// What the solver has done so far, reported as it goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub lower: i32,
-    pub upper: i32,
-    pub nodes: u64,
+pub enum Progress {
+    /// The endgame database holds every position of up to `seeds` seeds on the board.
+    Endgames { seeds: i32, positions: usize },
+    /// A depth-limited search guesses the first player's final margin.
+    Guess { margin: i32 },
+    /// After a null-window probe, the first player's final margin lies in `lower..=upper`.
+    Probe { lower: i32, upper: i32, nodes: u64 },
 }
 
 /// Why a board was not solved.
@@ -80,6 +96,9 @@ struct Solver {
     endgames: Option<Endgames>,
     empty_capture: bool,
     nodes: u64,
+    /// Fewest seeds on the board at which a node first looks its children up (an
+    /// enhanced transposition cut-off).
+    etc_seeds: i32,
 }
 
 /// A move's outcome, for ordering and searching.
@@ -90,6 +109,28 @@ struct Child {
 }
 
 impl Solver {
+    /// A lower bound on the mover's future margin through `child`, from what is known of it
+    /// without searching: the end of the game, the endgame database or the table.
+    fn known_through(&self, child: &Child) -> Option<i32> {
+        let banked = child.sown.banked;
+        if child.sown.over {
+            return Some(banked);
+        }
+        let sign = if child.sown.again { 1 } else { -1 };
+        let on_board = child.board.on_board();
+        if let Some(endgames) = self.endgames.as_ref().filter(|e| on_board <= e.max_seeds) {
+            return Some(banked + sign * endgames.value(&child.board));
+        }
+        let known = self.table.get(child.board.key())?;
+        let bound = if child.sown.again {
+            known.lower
+        } else {
+            known.upper
+        };
+        (bound != if child.sown.again { i16::MIN } else { i16::MAX })
+            .then(|| banked + sign * i32::from(bound))
+    }
+
     /// Fail-soft alpha-beta on the future margin of the side to move.
     fn future(&mut self, board: &MoverBoard, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
@@ -101,8 +142,8 @@ impl Solver {
         if beta <= -on_board {
             return -on_board;
         }
-        if let Some(endgames) = self.endgames.as_mut().filter(|e| on_board <= e.max_seeds) {
-            return endgames.value(board, self.empty_capture, &mut self.nodes);
+        if let Some(endgames) = self.endgames.as_ref().filter(|e| on_board <= e.max_seeds) {
+            return endgames.value(board);
         }
         let key = board.key();
         let known = self.table.get(key);
@@ -135,7 +176,18 @@ impl Solver {
             )
         });
         let mut best = (i32::MIN, children[0].pit);
+        if on_board >= self.etc_seeds
+            && let Some(cut) = children
+                .iter()
+                .filter_map(|child| Some((self.known_through(child)?, child.pit)))
+                .find(|&(value, _)| value >= beta)
+        {
+            best = cut;
+        }
         for child in &children {
+            if best.0 >= beta {
+                break;
+            }
             let banked = child.sown.banked;
             let value = banked
                 + if child.sown.over {
@@ -148,9 +200,6 @@ impl Solver {
             if value > best.0 {
                 best = (value, child.pit);
                 alpha = alpha.max(value);
-                if alpha >= beta {
-                    break;
-                }
             }
         }
         let known = known.map_or((i16::MIN.into(), i16::MAX.into()), |k| {
@@ -193,36 +242,72 @@ pub fn solve(
     };
     let now = store_margin(game, mover);
     let board = MoverBoard::of(game);
-    let endgame_bytes = (table_bytes / 8).min(ENDGAME_BYTES);
+    let empty_capture = game.rules().empty_capture;
+    let endgames = Endgames::within(
+        pits,
+        board.on_board() as usize * ENDGAME_SHARE.0 / ENDGAME_SHARE.1,
+        table_bytes / 8,
+        empty_capture,
+    );
+    if let Some(endgames) = &endgames {
+        endgames.build(|seeds| {
+            progress(Progress::Endgames {
+                seeds,
+                positions: endgames.positions_up_to(seeds),
+            })
+        });
+    }
+    let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
     let mut solver = Solver {
         table: Table::with_bytes(table_bytes - endgame_bytes),
-        endgames: Endgames::within(pits, board.on_board() as usize * 2 / 5, endgame_bytes),
-        empty_capture: game.rules().empty_capture,
+        etc_seeds: endgames.as_ref().map_or(0, |e| e.max_seeds) + ETC_ABOVE_ENDGAMES,
+        endgames,
+        empty_capture,
         nodes: 0,
     };
     let future = if game.outcome().is_some() {
         0
     } else {
-        // MTD(f): null-window probes converge on the value from a first guess of 0, each
-        // one cheap thanks to the bounds and best moves the table keeps from the others.
+        // MTD(f): null-window probes converge on the value from a first guess, each one
+        // cheap thanks to the bounds and best moves the table keeps from the others. The
+        // two players' future gains add up to the seeds on the board, so their difference
+        // has the parity of that count: every bound is rounded to it, which saves the probe
+        // that would only rule out a value of the wrong parity.
         let on_board = board.on_board();
-        let (mut lower, mut upper, mut guess) = (-on_board, on_board, 0);
+        let parity = |value: i32, up: bool| {
+            if (value - on_board) % 2 == 0 {
+                value
+            } else if up {
+                value + 1
+            } else {
+                value - 1
+            }
+        };
+        let first = guess::estimate(&board, solver.endgames.as_ref(), empty_capture, GUESS_NODES);
+        progress(Progress::Guess {
+            margin: first_player(now + first),
+        });
+        let (mut lower, mut upper, mut guess) = (-on_board, on_board, first);
         while lower < upper {
-            let beta = if guess == lower { guess + 1 } else { guess };
+            let beta = if guess <= lower {
+                lower + 2
+            } else {
+                parity(guess, true).min(upper)
+            };
             guess = solver.future(&board, beta - 1, beta);
             if guess < beta {
-                upper = guess;
+                upper = parity(guess, false);
             } else {
-                lower = guess;
+                lower = parity(guess, true);
             }
             let (a, b) = (first_player(now + lower), first_player(now + upper));
-            progress(Progress {
+            progress(Progress::Probe {
                 lower: a.min(b),
                 upper: a.max(b),
                 nodes: solver.nodes,
             });
         }
-        guess
+        lower
     };
     Ok(Solution {
         first_player_margin: first_player(now + future),

@@ -5,6 +5,7 @@
 //! since every entry keeps its whole position key a forgotten position is only searched
 //! again, never valued wrongly.
 
+use super::memory;
 use crate::games::position_key;
 
 /// Words per entry: the 128-bit key and one word of data.
@@ -59,35 +60,51 @@ pub struct Table {
 const FIRST_BUCKETS: usize = 1 << 16;
 
 impl Table {
-    /// A table that grows to at most `bytes` bytes (at least one bucket).
+    /// A table that grows to at most `bytes` bytes (at least one bucket): its first size
+    /// doubled as often as fits.
     pub fn with_bytes(bytes: usize) -> Table {
-        let max_buckets = (bytes / BUCKET_BYTES).max(1);
-        Table::with_buckets(FIRST_BUCKETS.min(max_buckets), max_buckets)
-    }
-
-    fn with_buckets(buckets: usize, max_buckets: usize) -> Table {
+        let bound = (bytes / BUCKET_BYTES).max(1);
+        let mut max_buckets = FIRST_BUCKETS.min(bound);
+        while max_buckets * 2 <= bound {
+            max_buckets *= 2;
+        }
+        let buckets = FIRST_BUCKETS.min(max_buckets);
         Table {
-            words: vec![0; buckets * WAYS * WORDS],
+            words: memory::zeroed(buckets * WAYS * WORDS, || 0),
             buckets,
             max_buckets,
             filled: 0,
         }
     }
 
-    /// Doubles the table (up to its bound) once it is half full, moving every entry over.
+    /// Doubles the table (up to its bound) once it is half full, in place: a key in bucket
+    /// `b` belongs to bucket `2b` or `2b + 1` of the doubled table, so the buckets are
+    /// spread from the last down, each to places no bucket still waiting occupies. The
+    /// memory in use never exceeds the bound.
     fn grow_if_half_full(&mut self) {
         if self.filled * 2 < self.buckets * WAYS || self.buckets == self.max_buckets {
             return;
         }
-        let mut grown =
-            Table::with_buckets((2 * self.buckets).min(self.max_buckets), self.max_buckets);
-        for entry in self.words.chunks_exact(WORDS) {
-            let key = u128::from(entry[0]) | u128::from(entry[1]) << 64;
-            if key != 0 {
-                grown.put(key, Record::unpack(entry[2]));
+        let old_buckets = self.buckets;
+        self.buckets *= 2;
+        self.words.resize(self.buckets * WAYS * WORDS, 0);
+        let bucket_words = WAYS * WORDS;
+        for bucket in (0..old_buckets).rev() {
+            let at = bucket * bucket_words;
+            let mut entries = [0u64; WAYS * WORDS];
+            entries.copy_from_slice(&self.words[at..at + bucket_words]);
+            self.words[at..at + bucket_words].fill(0);
+            for entry in entries.chunks_exact(WORDS) {
+                let key = u128::from(entry[0]) | u128::from(entry[1]) << 64;
+                if key != 0 {
+                    let slot = self
+                        .slots(key)
+                        .find(|&slot| self.entry_key(slot) == 0)
+                        .expect("a doubled bucket has room for the entries of its half");
+                    self.words[slot..slot + WORDS].copy_from_slice(entry);
+                }
             }
         }
-        *self = grown;
     }
 
     fn bucket(&self, key: u128) -> usize {
