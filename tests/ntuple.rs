@@ -350,6 +350,24 @@ fn mancala_boards_are_read_as_capped_seed_counts_from_the_mover_side() {
     let spec = game.tuple_set("triples+stores").unwrap();
     assert_eq!(spec.genes(), 12 * 16 + 16 * 256 + 8 * 4096 + 127);
     assert!(game.check_architecture(&Architecture::NTuple(spec)).is_ok());
+    // The sets over pits anywhere on the board: 66 pairs and 220 triples of 12 pits.
+    let sizes = |name: &str| {
+        let spec = game.tuple_set(name).unwrap();
+        (1..=3)
+            .map(|len| spec.tuples.iter().filter(|t| t.len() == len).count())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sizes("all-pairs"), [12, 66, 0]);
+    assert_eq!(sizes("all-pairs-triples"), [12, 66, 8]);
+    assert_eq!(sizes("all-triples+stores"), [12, 66, 220]);
+    let all = game.tuple_set("all-triples").unwrap();
+    let mut distinct: Vec<Vec<u8>> = all.tuples.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), all.tuples.len());
+    assert!(all.tuples.iter().all(|t| t.windows(2).all(|w| w[0] < w[1])));
+    assert!(all.tuples.contains(&vec![0, 6, 11]));
+    assert!(game.check_architecture(&Architecture::NTuple(all)).is_ok());
     assert!(game.tuple_set("logistello").is_none());
     // An Othello set does not fit a Kalah board.
     let othello_set = Othello::start().tuple_set("straight2").unwrap();

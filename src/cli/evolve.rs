@@ -32,7 +32,8 @@ pub struct EvolveArgs {
     /// Network family: `mlp` (hidden layers from --hidden) or `ntuple:SET` (Othello sets:
     /// logistello, straight2, straight3, straight4, squares2, straight4-squares2, each
     /// optionally with +discs, +mobility and/or +wipeout global features; Kalah, Oware and
-    /// Congklak sets: singles, pairs, triples, quads, with +stores, +store-counts, +rows)
+    /// Congklak sets: singles, pairs, triples, quads, all-pairs, all-pairs-triples,
+    /// all-triples, with +stores, +store-counts, +rows)
     /// [default: td and ctdl: ntuple:logistello+discs+mobility+wipeout for Othello,
     /// ntuple:triples+stores for Kalah, Oware and Congklak, mlp for Congkak; other presets:
     /// mlp].

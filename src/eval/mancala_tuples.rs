@@ -36,7 +36,7 @@ const EXTRAS: [(&str, &[&str]); 3] = [
 pub const DEFAULT_SET: &str = "triples+stores";
 
 /// The names `--network ntuple:NAME` accepts for mancala games.
-pub const TUPLE_SETS: [(&str, &str); 4] = [
+pub const TUPLE_SETS: [(&str, &str); 7] = [
     ("singles", "every pit alone"),
     (
         "pairs",
@@ -49,6 +49,18 @@ pub const TUPLE_SETS: [(&str, &str); 4] = [
     (
         "quads",
         "triples, and every four neighbouring pits of a row",
+    ),
+    (
+        "all-pairs",
+        "every pit alone and every two pits of the board together",
+    ),
+    (
+        "all-pairs-triples",
+        "all-pairs, and every three neighbouring pits of a row",
+    ),
+    (
+        "all-triples",
+        "all-pairs, and every three pits of the board together",
     ),
 ];
 
@@ -88,26 +100,35 @@ pub fn global_feature(board: &Board, perspective: Player, index: u8) -> u16 {
 /// `+store-counts` (each store's count).
 pub fn tuple_set(name: &str, pits: usize) -> Option<TupleSpec> {
     let (base, features) = split_set_name(name, &EXTRAS, &GLOBAL_FEATURES)?;
-    let longest = match base {
-        "singles" => 1,
-        "pairs" => 2,
-        "triples" => 3,
-        "quads" => 4,
+    let (runs, every) = match base {
+        "singles" => (1, 1),
+        "pairs" => (2, 1),
+        "triples" => (3, 1),
+        "quads" => (4, 1),
+        "all-pairs" => (1, 2),
+        "all-pairs-triples" => (3, 2),
+        "all-triples" => (3, 3),
         _ => return None,
     };
     Some(TupleSpec {
         name: name.to_string(),
         states: STATES,
-        tuples: tuples(pits, longest),
+        tuples: tuples(pits, runs, every),
         features,
     })
 }
 
-/// Runs of 1 to `longest` neighbouring pits in each row and, from pairs on, each own pit
-/// with the opponent's pit facing it (cell numbering as in [`read_cells`]).
-fn tuples(pits: usize, longest: usize) -> Vec<Vec<u8>> {
+/// Every set of up to `every` pits of the board, then runs of longer lengths up to `runs`
+/// of neighbouring pits in each row and, when pairs are runs, each own pit with the
+/// opponent's pit facing it (cell numbering as in [`read_cells`]). Pits far apart matter
+/// together in relay sowing: where a sowing ends, and so whether it goes on, depends on
+/// whether a pit many holes away is empty.
+fn tuples(pits: usize, runs: usize, every: usize) -> Vec<Vec<u8>> {
     let mut tuples = Vec::new();
-    for len in 1..=longest {
+    for len in 1..=every {
+        tuples.extend(subsets(2 * pits as u8, len));
+    }
+    for len in every + 1..=runs {
         for row in 0..2 {
             for first in 0..=pits.saturating_sub(len) {
                 tuples.push(
@@ -118,9 +139,23 @@ fn tuples(pits: usize, longest: usize) -> Vec<Vec<u8>> {
             }
         }
     }
-    if longest >= 2 {
+    if every < 2 && runs >= 2 {
         // Own pit p faces the opponent's pit pits − 1 − p (counted from the opponent's left).
         tuples.extend((0..pits).map(|p| vec![p as u8, (pits + pits - 1 - p) as u8]));
     }
     tuples
+}
+
+/// Every set of `len` cells out of `cells`, each in increasing order, in lexicographic order.
+fn subsets(cells: u8, len: usize) -> Vec<Vec<u8>> {
+    if len == 0 {
+        return vec![Vec::new()];
+    }
+    subsets(cells, len - 1)
+        .into_iter()
+        .flat_map(|head| {
+            let next = head.last().map_or(0, |&last| last + 1);
+            (next..cells).map(move |cell| [head.as_slice(), &[cell]].concat())
+        })
+        .collect()
 }
