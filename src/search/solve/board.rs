@@ -3,6 +3,10 @@
 //! board is turned round whenever the turn passes, so one table entry serves a position
 //! whichever player has it. Tests check every move against the game's own rules.
 
+use std::cmp::Reverse;
+
+use arrayvec::ArrayVec;
+
 use crate::games::mancala::{Kalah, Mancala, OnBoard};
 use crate::games::{Game, Player};
 
@@ -24,6 +28,46 @@ pub struct Sown {
     pub banked: i32,
     pub again: bool,
     pub over: bool,
+}
+
+/// One move from a board: the pit sown, the board it leaves (seen by whoever moves next)
+/// and what the sowing did.
+#[derive(Clone, Copy, Debug)]
+pub struct Child {
+    pub pit: usize,
+    pub board: MoverBoard,
+    pub sown: Sown,
+}
+
+/// A window wide enough for any future margin (at most 255 seeds lie on a board).
+pub const ANY_MARGIN: (i32, i32) = (-(u8::MAX as i32) - 1, u8::MAX as i32 + 1);
+
+impl Child {
+    /// The ordering every search of the solver starts from: extra turns first, then the
+    /// moves that bank the most.
+    pub fn promise(&self) -> (bool, Reverse<i32>) {
+        (!self.sown.again, Reverse(self.sown.banked))
+    }
+
+    /// The mover's future margin through this move within the window `(alpha, beta)`:
+    /// what the move banked plus the child's future margin, which `search` gives for the
+    /// child's own mover within a window — negated, and the window turned round, when the
+    /// turn passed.
+    pub fn value_within(
+        &self,
+        (alpha, beta): (i32, i32),
+        search: impl FnOnce(&MoverBoard, (i32, i32)) -> i32,
+    ) -> i32 {
+        let banked = self.sown.banked;
+        banked
+            + if self.sown.over {
+                0
+            } else if self.sown.again {
+                search(&self.board, (alpha - banked, beta - banked))
+            } else {
+                -search(&self.board, (banked - beta, banked - alpha))
+            }
+    }
 }
 
 impl MoverBoard {
@@ -80,6 +124,17 @@ impl MoverBoard {
     /// The mover's pits that hold seeds: the legal moves (a finished game has none).
     pub fn moves(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.m()).filter(|&pit| self.pits[pit] > 0)
+    }
+
+    /// Every legal move's [`Child`], in pit order.
+    pub fn children(&self, empty_capture: bool) -> ArrayVec<Child, MAX_PITS> {
+        self.moves()
+            .map(|pit| {
+                let mut board = *self;
+                let sown = board.sow(pit, empty_capture);
+                Child { pit, board, sown }
+            })
+            .collect()
     }
 
     /// Sows the mover's pit `pit` under Kalah's rules. The board left is seen by whoever

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
-use super::board::{MAX_PITS, MoverBoard};
+use super::board::{ANY_MARGIN, MAX_PITS, MoverBoard};
 use super::memory;
 
 /// Largest binomial coefficient argument needed: seeds plus pits.
@@ -115,20 +115,12 @@ impl Endgames {
         if known != 0 {
             return i32::from(known) - 128;
         }
-        let mut best = i32::MIN;
-        for pit in board.moves() {
-            let mut child = *board;
-            let sown = child.sow(pit, self.empty_capture);
-            let value = sown.banked
-                + if sown.over {
-                    0
-                } else if sown.again {
-                    self.compute(&child)
-                } else {
-                    -self.compute(&child)
-                };
-            best = best.max(value);
-        }
+        let best = board
+            .children(self.empty_capture)
+            .iter()
+            .map(|child| child.value_within(ANY_MARGIN, |board, _| self.compute(board)))
+            .max()
+            .expect("both players have seeds, so the mover has a move");
         self.values[index].store((best + 128) as u8, Ordering::Relaxed);
         best
     }
@@ -201,17 +193,9 @@ mod tests {
     /// The future margin by plain search, without the database.
     fn searched(board: &MoverBoard, empty_capture: bool) -> i32 {
         board
-            .moves()
-            .map(|pit| {
-                let mut child = *board;
-                let sown = child.sow(pit, empty_capture);
-                sown.banked
-                    + match (sown.over, sown.again) {
-                        (true, _) => 0,
-                        (false, true) => searched(&child, empty_capture),
-                        (false, false) => -searched(&child, empty_capture),
-                    }
-            })
+            .children(empty_capture)
+            .iter()
+            .map(|child| child.value_within(ANY_MARGIN, |board, _| searched(board, empty_capture)))
             .max()
             .unwrap()
     }

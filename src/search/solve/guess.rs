@@ -3,7 +3,7 @@
 //! seconds of depth-limited search, iteratively deepened, save whole probes. The guess
 //! only orders the probes: a wrong one costs time, never exactness.
 
-use super::board::MoverBoard;
+use super::board::{Child, MoverBoard};
 use super::endgame::Endgames;
 
 /// Depth-limited fail-soft alpha-beta on the future margin: seeds banked up to the horizon,
@@ -12,6 +12,9 @@ struct Estimator<'a> {
     endgames: Option<&'a Endgames>,
     empty_capture: bool,
     nodes: u64,
+    /// Whether the last search stopped anywhere at its depth limit; if not, it saw every
+    /// game to its end (or the database) and deeper searches cannot change its value.
+    reached_horizon: bool,
 }
 
 impl Estimator<'_> {
@@ -21,27 +24,16 @@ impl Estimator<'_> {
             return endgames.value(board);
         }
         if depth == 0 {
+            self.reached_horizon = true;
             return 0;
         }
-        let mut children: Vec<_> = board
-            .moves()
-            .map(|pit| {
-                let mut child = *board;
-                (child.sow(pit, self.empty_capture), child)
-            })
-            .collect();
-        children.sort_by_key(|(sown, _)| (!sown.again, std::cmp::Reverse(sown.banked)));
+        let mut children = board.children(self.empty_capture);
+        children.sort_by_key(Child::promise);
         let mut best = i32::MIN;
-        for (sown, child) in &children {
-            let banked = sown.banked;
-            let value = banked
-                + if sown.over {
-                    0
-                } else if sown.again {
-                    self.value(child, depth - 1, alpha - banked, beta - banked)
-                } else {
-                    -self.value(child, depth - 1, banked - beta, banked - alpha)
-                };
+        for child in &children {
+            let value = child.value_within((alpha, beta), |board, (alpha, beta)| {
+                self.value(board, depth - 1, alpha, beta)
+            });
             best = best.max(value);
             alpha = alpha.max(value);
             if alpha >= beta {
@@ -65,14 +57,17 @@ pub fn estimate(
         endgames,
         empty_capture,
         nodes: 0,
+        reached_horizon: false,
     };
     let mut guess = 0;
     for depth in 1..=u32::from(u8::MAX) {
         let before = estimator.nodes;
+        estimator.reached_horizon = false;
         guess = estimator.value(board, depth, -i32::from(u8::MAX), i32::from(u8::MAX));
-        // Each ply costs a few times the last: stop before the next would overrun.
+        // Stop once a search saw every line to its end (deeper ones would repeat it), or
+        // before the next would overrun: each ply costs a few times the last.
         let last = estimator.nodes - before;
-        if estimator.nodes + 4 * last > node_budget {
+        if !estimator.reached_horizon || estimator.nodes + 4 * last > node_budget {
             break;
         }
     }
