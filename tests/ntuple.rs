@@ -12,7 +12,7 @@ use evoboard::eval::neural::{NeuralEvaluator, NeuralInput};
 use evoboard::eval::othello_tuples::symmetries;
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, MoveList, Notation, Player};
-use evoboard::nn::ntuple::{MAX_CELLS, TupleError};
+use evoboard::nn::ntuple::{IndexCache, MAX_CELLS, TupleError};
 use evoboard::nn::{Architecture, Mlp, Network, Topology, TupleSpec, nguyen_widrow};
 use evoboard::rng::{GameRng, rng_for};
 
@@ -109,26 +109,64 @@ fn an_ntuple_evaluator_is_exactly_antisymmetric() {
     }
 }
 
+/// Every position of `games` random games, in the order they were played.
+fn games_in_order(games: usize, rng: &mut GameRng) -> Vec<Othello> {
+    let mut played = Vec::new();
+    let mut moves = MoveList::new();
+    for _ in 0..games {
+        let mut game = Othello::start();
+        while game.outcome().is_none() {
+            played.push(game);
+            game.legal_moves(&mut moves);
+            game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    played
+}
+
 #[test]
 fn incremental_child_values_equal_full_evaluations() {
     let mut rng = rng_for(13, &[]);
     let network = othello_network("logistello", &mut rng);
     let evaluator = NeuralEvaluator::new(network.clone());
     let mut moves = MoveList::new();
-    for game in positions(80, &mut rng) {
+    // One cache through whole games (boards a move or two apart, passes included) and on
+    // through unrelated positions (boards far apart).
+    let mut cache = IndexCache::default();
+    let mut sequence = games_in_order(3, &mut rng);
+    sequence.extend(positions(80, &mut rng));
+    for game in sequence {
         game.legal_moves(&mut moves);
         let children: Vec<Othello> = moves
             .iter()
             .map(|&mv| game.play(mv).expect("legal"))
             .collect();
         let mover = game.to_move();
-        let scores = game.scores_after(&network, &children, mover);
+        let scores = game.scores_after(&network, &children, mover, &mut cache);
         for (child, score) in children.iter().zip(scores) {
             let expected = match child.outcome() {
                 Some(outcome) => network.result_score(outcome.sign_for(mover)),
                 None => evaluator.evaluate(child, mover),
             };
             assert_eq!(score, expected, "{}", child.to_position_string());
+        }
+    }
+}
+
+#[test]
+fn a_game_indexed_through_the_cache_is_indexed_exactly() {
+    let mut rng = rng_for(17, &[]);
+    let Network::NTuple(ntuple) = othello_network("logistello", &mut rng) else {
+        unreachable!("an n-tuple set")
+    };
+    let mut cache = IndexCache::default();
+    for game in games_in_order(3, &mut rng) {
+        for perspective in Player::BOTH {
+            let mut cells = [0u8; MAX_CELLS];
+            game.read_cells(perspective, &mut cells);
+            let fresh = ntuple.index_board(&cells);
+            let cached = cache.index(&ntuple, perspective.index(), &cells);
+            assert_eq!(cached.indices(), fresh.indices());
         }
     }
 }
@@ -156,11 +194,26 @@ fn a_learning_step_moves_the_value_towards_its_target() {
         let mut network = othello_network("straight4", &mut rng);
         let before = game.value_for_mover(&network);
         let target = if before > 0.0 { -1.0 } else { 1.0 };
-        let returned = game.learn(&mut network, target, 0.001);
+        let returned = game.learn(&mut network, target, 0.001, &mut IndexCache::default());
         assert_eq!(returned, before);
         let after = game.value_for_mover(&network);
         assert!((after - target).abs() < (before - target).abs());
     }
+}
+
+#[test]
+fn learning_a_game_in_order_through_one_cache_changes_nothing() {
+    let mut rng = rng_for(18, &[]);
+    let mut warm = othello_network("logistello+discs+mobility", &mut rng);
+    let mut cold = warm.clone();
+    let mut cache = IndexCache::default();
+    for (k, game) in games_in_order(2, &mut rng).iter().enumerate() {
+        let target = if k % 3 == 0 { 1.0 } else { -0.5 };
+        let through_cache = game.learn(&mut warm, target, 0.01, &mut cache);
+        let afresh = game.learn(&mut cold, target, 0.01, &mut IndexCache::default());
+        assert_eq!(through_cache, afresh);
+    }
+    assert_eq!(warm.genes(), cold.genes());
 }
 
 #[test]

@@ -20,7 +20,7 @@ use crate::games::othello::bitboard::squares;
 use crate::games::{Notation, Player};
 use arrayvec::ArrayVec;
 
-use crate::nn::ntuple::{MAX_CELLS, MAX_FEATURES};
+use crate::nn::ntuple::{IndexCache, MAX_CELLS, MAX_FEATURES};
 use crate::nn::{Architecture, MAX_WIDTH, Mlp, NTuple, Network, TupleSpec};
 
 /// How a game's board looks to n-tuple networks: its cells, their states and the board's
@@ -137,21 +137,33 @@ pub trait NeuralInput: Notation {
     }
 
     /// [`NeuralInput::score_after`] of each of `children` (positions one move from this
-    /// one, made by `mover`). N-tuple networks index this position once and redo only the
-    /// tuples each move changed.
-    fn scores_after(&self, network: &Network, children: &[Self], mover: Player) -> Vec<f32> {
-        let mut near = None;
+    /// one, made by `mover`). N-tuple networks index this position once, through `cache`
+    /// (which keeps the boards of a game's earlier moves), and redo only the tuples each
+    /// move changed.
+    fn scores_after(
+        &self,
+        network: &Network,
+        children: &[Self],
+        mover: Player,
+        cache: &mut IndexCache,
+    ) -> Vec<f32> {
+        let Network::NTuple(ntuple) = network else {
+            return children
+                .iter()
+                .map(|child| child.score_after(network, mover))
+                .collect();
+        };
+        // Children the opponent moves in are read from its side, as this position is here.
+        let reads_near = |child: &Self| child.to_move() != mover && child.outcome().is_none();
+        let near = children.iter().any(reads_near).then(|| {
+            let mut cells = [0u8; MAX_CELLS];
+            self.read_cells(mover.opponent(), &mut cells);
+            cache.index(ntuple, mover.opponent().index(), &cells)
+        });
         children
             .iter()
-            .map(|child| match network {
-                Network::NTuple(ntuple)
-                    if child.to_move() != mover && child.outcome().is_none() =>
-                {
-                    let near = near.get_or_insert_with(|| {
-                        let mut cells = [0u8; MAX_CELLS];
-                        self.read_cells(mover.opponent(), &mut cells);
-                        ntuple.index_board(&cells)
-                    });
+            .map(|child| match near {
+                Some(near) if reads_near(child) => {
                     let (cells, features) = child.read_board(ntuple, child.to_move());
                     -ntuple.sum_near(near, &cells, &features)
                 }
@@ -162,7 +174,9 @@ pub trait NeuralInput: Notation {
 
     /// One step of gradient learning of the network's value for the side to move towards
     /// `target`: w ← w + rate · (target − value) · ∂value/∂w. Returns the value before it.
-    fn learn(&self, network: &mut Network, target: f32, rate: f32) -> f32 {
+    /// N-tuple networks index the position through `cache`: learning a game's positions in
+    /// order redoes only the tuples that changed since the last one of the same side.
+    fn learn(&self, network: &mut Network, target: f32, rate: f32, cache: &mut IndexCache) -> f32 {
         let mover = self.to_move();
         match network {
             Network::Mlp(mlp) => {
@@ -175,7 +189,8 @@ pub trait NeuralInput: Notation {
             }
             Network::NTuple(ntuple) => {
                 let (cells, features) = self.read_board(ntuple, mover);
-                ntuple.learn(&cells, &features, target, rate)
+                let board = cache.index(ntuple, mover.index(), &cells);
+                ntuple.learn(board, &features, target, rate)
             }
         }
     }

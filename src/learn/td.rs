@@ -25,6 +25,7 @@ use crate::eval::neural::NeuralInput;
 use crate::games::joint::is_joint;
 use crate::games::{Game, MoveList, Player};
 use crate::nn::Network;
+use crate::nn::ntuple::IndexCache;
 use crate::rng::GameRng;
 
 /// How a network learns from its games.
@@ -43,8 +44,13 @@ pub fn value_after<G: NeuralInput>(network: &Network, child: &G, mover: Player) 
 }
 
 /// The move a 1-ply search with `network` picks and its value for the mover: the position
-/// with the best score for the mover (the first in generation order on ties).
-pub fn greedy_move<G: NeuralInput>(network: &Network, game: &G) -> (G::Move, f32) {
+/// with the best score for the mover (the first in generation order on ties). `cache`
+/// keeps the boards of the game's earlier moves (see [`IndexCache`]).
+pub fn greedy_move<G: NeuralInput>(
+    network: &Network,
+    game: &G,
+    cache: &mut IndexCache,
+) -> (G::Move, f32) {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     let children: Vec<G> = moves
@@ -55,7 +61,7 @@ pub fn greedy_move<G: NeuralInput>(network: &Network, game: &G) -> (G::Move, f32
             child
         })
         .collect();
-    let scores = game.scores_after(network, &children, game.to_move());
+    let scores = game.scores_after(network, &children, game.to_move(), cache);
     let mut best = (moves[0], f32::NEG_INFINITY);
     for (&mv, &score) in moves.iter().zip(&scores) {
         if score > best.1 {
@@ -101,7 +107,8 @@ pub fn play_trajectory<G: NeuralInput>(
 ) -> Trajectory<G> {
     let mut updates = Vec::new();
     let mut game = start.clone();
-    while let Some(update) = next_move(network, &mut game, opponent, settings, rng) {
+    let mut cache = IndexCache::default();
+    while let Some(update) = next_move(network, &mut game, opponent, settings, rng, &mut cache) {
         updates.extend(update);
     }
     let result = match opponent {
@@ -115,8 +122,9 @@ pub fn play_trajectory<G: NeuralInput>(
 
 /// Applies a trajectory's updates to `network` in order.
 fn apply<G: NeuralInput>(network: &mut Network, trajectory: &Trajectory<G>, rate: f32) {
+    let mut cache = IndexCache::default();
     for (position, target) in &trajectory.updates {
-        position.learn(network, *target, rate);
+        position.learn(network, *target, rate, &mut cache);
     }
 }
 
@@ -128,6 +136,7 @@ fn next_move<G: NeuralInput>(
     opponent: &Opponent<'_, G>,
     settings: TdSettings,
     rng: &mut GameRng,
+    cache: &mut IndexCache,
 ) -> Option<Option<(G, f32)>> {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
@@ -147,7 +156,7 @@ fn next_move<G: NeuralInput>(
             (moves[rng.random_range(0..moves.len())], Learn::No)
         }
         _ => {
-            let (mv, value) = greedy_move(network, game);
+            let (mv, value) = greedy_move(network, game, cache);
             (mv, Learn::Towards(value))
         }
     };

@@ -210,6 +210,43 @@ pub struct IndexedBoard {
     indices: Vec<u32>,
 }
 
+impl IndexedBoard {
+    /// The weight index of every placement, in evaluation order.
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+}
+
+/// The board last indexed from each of a game's two perspectives. Two plies apart the same
+/// perspective sees a board a few cells away, so indexing a game's positions in order
+/// through this costs a few placements a move instead of all of them. Indices are whole
+/// numbers, so a board indexed this way is exactly the board indexed afresh.
+#[derive(Default)]
+pub struct IndexCache {
+    boards: [Option<IndexedBoard>; 2],
+}
+
+impl IndexCache {
+    /// `states` indexed by `ntuple`, seen from `perspective` (0 or 1): the last board of
+    /// that perspective moved to `states`, or a fresh index if there is none. One cache
+    /// serves one tuple spec.
+    pub fn index(
+        &mut self,
+        ntuple: &NTuple,
+        perspective: usize,
+        states: &[u8; MAX_CELLS],
+    ) -> &IndexedBoard {
+        match &mut self.boards[perspective] {
+            Some(board) => {
+                ntuple.shift_indices(&mut board.indices, &board.states, states);
+                board.states = *states;
+                board
+            }
+            slot => slot.insert(ntuple.index_board(states)),
+        }
+    }
+}
+
 impl NTuple {
     /// Builds the network for `spec` with `weights` (`spec.genes()` of them), placing every
     /// tuple at its images under `symmetries` (each a map from cell to cell; the identity
@@ -406,29 +443,35 @@ impl NTuple {
         indices
             .try_extend_from_slice(&near.indices)
             .expect("a network has at most MAX_PLACEMENTS placements");
-        for (word, (old, new)) in near
-            .states
-            .chunks_exact(8)
-            .zip(states.chunks_exact(8))
-            .enumerate()
-        {
-            if old == new {
-                continue;
-            }
-            for k in 0..8 {
-                let (was, now) = (old[k], new[k]);
-                if was != now {
-                    let cell = word * 8 + k;
-                    let touched = &self.touching
-                        [self.touch_start[cell] as usize..self.touch_start[cell + 1] as usize];
-                    for &(placement, power) in touched {
-                        let slot = &mut indices[usize::from(placement)];
-                        *slot = (*slot + u32::from(now) * power) - u32::from(was) * power;
-                    }
+        self.shift_indices(&mut indices, &near.states, states);
+        self.looked_up_sum(&indices) + self.feature_sum(features)
+    }
+
+    /// Moves `indices`, the placements' weight indices on the board `old`, to the board
+    /// `new`: only the placements of the cells that differ are redone.
+    #[inline]
+    fn shift_indices(&self, indices: &mut [u32], old: &[u8; MAX_CELLS], new: &[u8; MAX_CELLS]) {
+        let word = |states: &[u8; MAX_CELLS], w: usize| {
+            u64::from_le_bytes(states[8 * w..8 * w + 8].try_into().expect("eight cells"))
+        };
+        for w in 0..MAX_CELLS / 8 {
+            // One bit set in each byte (cell) that differs, found eight cells at a time.
+            let mut changed = word(old, w) ^ word(new, w);
+            while changed != 0 {
+                let byte = changed.trailing_zeros() / 8;
+                changed &= !(0xff << (8 * byte));
+                let cell = 8 * w + byte as usize;
+                // A state's change times the cell's power, in wrapping arithmetic: the
+                // index it leaves is exact however the terms wrap on the way.
+                let change = u32::from(new[cell]).wrapping_sub(u32::from(old[cell]));
+                let touched = &self.touching
+                    [self.touch_start[cell] as usize..self.touch_start[cell + 1] as usize];
+                for &(placement, power) in touched {
+                    let slot = &mut indices[usize::from(placement)];
+                    *slot = slot.wrapping_add(change.wrapping_mul(power));
                 }
             }
         }
-        self.looked_up_sum(&indices) + self.feature_sum(features)
     }
 
     /// The sum of the weights at `indices`, in four interleaved partial sums so that the
@@ -450,18 +493,15 @@ impl NTuple {
         (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
     }
 
-    /// One step of gradient learning of the squashed value tanh(sum) on the board `states`:
-    /// every weight it looks up moves by `rate` · (target − value) · (1 − value²) (a weight
-    /// looked up twice moves twice). Returns the value before the step.
-    pub fn learn(
-        &mut self,
-        states: &[u8; MAX_CELLS],
-        features: &[u16],
-        target: f32,
-        rate: f32,
-    ) -> f32 {
-        let mut indices: ArrayVec<u32, MAX_PLACEMENTS> = ArrayVec::new();
-        self.for_each_index(states, |i| indices.push(i as u32));
+    /// One step of gradient learning of the squashed value tanh(sum) on the indexed
+    /// `board` with global `features`: every weight it looks up moves by
+    /// `rate` · (target − value) · (1 − value²) (a weight looked up twice moves twice).
+    /// Returns the value before the step.
+    pub fn learn(&mut self, board: &IndexedBoard, features: &[u16], target: f32, rate: f32) -> f32 {
+        let mut indices: ArrayVec<u32, { MAX_PLACEMENTS + MAX_FEATURES }> = ArrayVec::new();
+        indices
+            .try_extend_from_slice(&board.indices)
+            .expect("a network has at most MAX_PLACEMENTS placements");
         indices.extend(self.feature_indices(features).map(|i| i as u32));
         let value = tanh(self.looked_up_sum(&indices));
         let step = rate * (target - value) * (1.0 - value * value);
