@@ -686,6 +686,7 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
     let settings = TdSettings {
         learning_rate: 0.003,
         exploration: 0.1,
+        lambda: 0.0,
     };
     train(&mut network, 2000, &setup, settings, None);
     let learned = score(&network);
@@ -693,6 +694,80 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
         learned >= 0.85 && learned > blank + 0.2,
         "blank {blank}, learned {learned}"
     );
+}
+
+#[test]
+fn td_lambda_returns_blend_the_targets_down_the_game() {
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::games::{Game, MoveList, Notation};
+    use evoboard::learn::td::{Opponent, TdSettings, play_trajectory};
+    let start = Othello::start();
+    let architecture = evoboard::nn::Architecture::NTuple(start.tuple_set("straight3").unwrap());
+    let mut rng = rng_for(6, &[]);
+    let genes = (0..architecture.genes())
+        .map(|_| rand::RngExt::random_range(&mut rng, -0.02..0.02f32))
+        .collect();
+    let network = start.network(&architecture, genes);
+    let trajectory = |lambda: f32, exploration: f64, game: u64| {
+        let settings = TdSettings {
+            learning_rate: 0.0,
+            exploration,
+            lambda,
+        };
+        let mut rng = rng_for(7, &[game]);
+        play_trajectory(&network, &start, &Opponent::SelfPlay, settings, &mut rng).updates
+    };
+    let sign = |a: &Othello, b: &Othello| {
+        if a.to_move() == b.to_move() {
+            1.0
+        } else {
+            -1.0
+        }
+    };
+    for game in 0..5 {
+        // Greedy self-play learns from every move: with λ = 1 every target is the result
+        // for the side to move.
+        let greedy = trajectory(1.0, 0.0, game);
+        let (last, last_target) = greedy.last().unwrap();
+        for (position, target) in &greedy {
+            assert_eq!(*target, sign(position, last) * last_target);
+        }
+        assert!([-1.0, 0.0, 1.0].contains(last_target));
+        // With exploring moves: λ = 0.5 blends each one-move target with the next learned
+        // position's return when that position came straight after it, else keeps it.
+        let one_move = trajectory(0.0, 0.3, game);
+        let blended = trajectory(0.5, 0.3, game);
+        assert_eq!(one_move.len(), blended.len());
+        let (mut blends, mut cuts) = (0, 0);
+        for k in 0..one_move.len() {
+            let (position, target) = &one_move[k];
+            assert_eq!(position, &blended[k].0);
+            let next = blended.get(k + 1).filter(|(next, _)| {
+                let mut moves = MoveList::new();
+                position.legal_moves(&mut moves);
+                moves
+                    .iter()
+                    .any(|&mv| position.play(mv).ok().as_ref() == Some(next))
+            });
+            let expected = match next {
+                Some((next, next_return)) => {
+                    blends += 1;
+                    0.5 * target + 0.5 * sign(position, next) * next_return
+                }
+                None => {
+                    cuts += 1;
+                    *target
+                }
+            };
+            assert!((blended[k].1 - expected).abs() < 1e-6, "position {k}");
+        }
+        assert!(blends > 0 && cuts > 1, "{blends} blends, {cuts} cuts");
+    }
+    let bad = EvolveConfig {
+        td_lambda: 1.5,
+        ..EvolveConfig::new(Preset::Td)
+    };
+    assert!(bad.validate().is_err());
 }
 
 #[test]
@@ -732,6 +807,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
     let settings = TdSettings {
         learning_rate: 0.002,
         exploration: 0.3,
+        lambda: 0.0,
     };
     train(&mut student, 2000, &setup, settings, Some(&teacher));
     let after = error(&student);

@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 
 use evoboard::champion::Champion;
 use evoboard::nn::{Architecture, Topology, nguyen_widrow};
-use evoboard::persist::{self, FORMAT_VERSION, FileKind, PersistError, decode, encode};
+use evoboard::persist::{
+    self, CHAMPION_VERSION, CHECKPOINT_VERSION, FileKind, PersistError, decode, encode,
+};
 use evoboard::rng::rng_for;
 
 fn champion() -> Champion {
@@ -84,7 +86,7 @@ fn every_flipped_byte_is_detected() {
 }
 
 #[test]
-fn trailing_bytes_wrong_game_wrong_kind_and_newer_versions_are_refused() {
+fn trailing_bytes_wrong_game_wrong_kind_and_other_versions_are_refused() {
     let value = champion();
     let mut longer = encode(FileKind::Champion, "othello", &value);
     longer.push(0);
@@ -109,11 +111,35 @@ fn trailing_bytes_wrong_game_wrong_kind_and_newer_versions_are_refused() {
         Err(PersistError::WrongKind { .. })
     ));
 
+    // Each kind has its own version: a champion of the checkpoints' newer version is newer
+    // than any champion this build reads.
     let mut newer = encode(FileKind::Champion, "othello", &value);
-    newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    assert_eq!(newer[8..12], CHAMPION_VERSION.to_le_bytes());
+    newer[8..12].copy_from_slice(&(CHAMPION_VERSION + 1).to_le_bytes());
+    newer.truncate(newer.len() - 4);
+    let checksum = crc32fast::hash(&newer);
+    newer.extend_from_slice(&checksum.to_le_bytes());
     match decode_champion(&newer) {
         Err(error @ PersistError::NewerVersion { .. }) => {
             assert!(error.to_string().contains("newer"), "{error}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A checkpoint of an older version is refused by name, never decoded.
+    let mut older = encode(FileKind::Checkpoint, "othello", &value);
+    assert_eq!(older[8..12], CHECKPOINT_VERSION.to_le_bytes());
+    older[8..12].copy_from_slice(&(CHECKPOINT_VERSION - 1).to_le_bytes());
+    older.truncate(older.len() - 4);
+    let checksum = crc32fast::hash(&older);
+    older.extend_from_slice(&checksum.to_le_bytes());
+    match decode::<Vec<u32>>(
+        Path::new("old.evo"),
+        &older,
+        FileKind::Checkpoint,
+        "othello",
+    ) {
+        Err(error @ PersistError::OlderVersion { .. }) => {
+            assert!(error.to_string().contains("earlier evoboard"), "{error}");
         }
         other => panic!("{other:?}"),
     }

@@ -92,6 +92,7 @@ fn measure_learning<G: NamedEvaluators>(start: &G, games: u32, repeats: u16) -> 
     let settings = TdSettings {
         learning_rate: config.learning_rate,
         exploration: config.exploration,
+        lambda: config.td_lambda,
     };
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()

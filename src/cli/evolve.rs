@@ -122,6 +122,10 @@ pub struct EvolveArgs {
     /// Probability ε of a random move by the learner in TD games [default: 0.1].
     #[arg(long)]
     exploration: Option<f64>,
+    /// λ of TD(λ): each position learns a blend of the targets down the rest of its game
+    /// instead of the value one move later [default: 0, TD(0)].
+    #[arg(long)]
+    lambda: Option<f32>,
     /// Random plies that make each TD game's opening [default: Othello 0, Kalah, Oware and
     /// Congklak 10].
     #[arg(long, value_name = "PLIES")]
@@ -293,6 +297,7 @@ impl EvolveArgs {
             network => network,
             learning_rate => learning_rate,
             exploration => exploration,
+            lambda => td_lambda,
             td_openings => td_opening_plies,
             sparring => sparring,
             sparring_share => sparring_share,

@@ -157,6 +157,9 @@ pub struct EvolveConfig {
     pub decay_generations: u32,
     /// Probability ε of a random move by the learner in TD games.
     pub exploration: f64,
+    /// λ of the learners' TD(λ) (0: TD(0)).
+    #[serde(default)]
+    pub td_lambda: f32,
     /// Random plies from the start that make each TD game's opening.
     pub td_opening_plies: u32,
     /// Sparring partners (agent specs) of TD games.
@@ -233,6 +236,7 @@ impl EvolveConfig {
             learning_rate_end: None,
             decay_generations: 0,
             exploration: 0.1,
+            td_lambda: 0.0,
             td_opening_plies: 0,
             sparring: Vec::new(),
             sparring_share: 0.0,
@@ -363,8 +367,11 @@ impl EvolveConfig {
         if !positive(self.learning_rate) || !self.learning_rate_end.is_none_or(positive) {
             return fail("learning rates must be positive".into());
         }
-        if !(0.0..=1.0).contains(&self.exploration) || !(0.0..=1.0).contains(&self.sparring_share) {
-            return fail("--exploration and --sparring-share must lie in [0, 1]".into());
+        if !(0.0..=1.0).contains(&self.exploration)
+            || !(0.0..=1.0).contains(&self.sparring_share)
+            || !(0.0..=1.0).contains(&self.td_lambda)
+        {
+            return fail("--exploration, --sparring-share and --lambda must lie in [0, 1]".into());
         }
         if self.sparring_share > 0.0 && self.sparring.is_empty() {
             return fail("--sparring-share needs --sparring partners".into());

@@ -45,6 +45,7 @@ pub fn learn<G: NamedEvaluators>(
     let settings = TdSettings {
         learning_rate: config.learning_rate_at(generation),
         exploration: config.exploration,
+        lambda: config.td_lambda,
     };
     population
         .iter_mut()

@@ -1,4 +1,4 @@
-//! Temporal-difference learning, TD(0), of a position value for the side to move, for any
+//! Temporal-difference learning, TD(λ) (TD(0) by default), of a position value for the side to move, for any
 //! game and any differentiable network (Sutton 1988; for Othello n-tuple networks, Lucas
 //! 2008 and Szubert, Jaśkowski & Krawiec 2009).
 //!
@@ -17,6 +17,10 @@
 //! learned is the value of greedy play (Sutton & Barto's tic-tac-toe rule, also used by
 //! Szubert et al.). A sparring partner's moves, random or not, are the environment: the
 //! position before each is updated.
+//!
+//! With λ > 0 each target is the λ-return instead, a blend of the one-move targets down
+//! the rest of the game (see [`blend_lambda_returns`]): results reach early positions in
+//! fewer games, at the price of noisier targets.
 
 use rand::RngExt;
 
@@ -35,6 +39,9 @@ pub struct TdSettings {
     pub learning_rate: f32,
     /// Probability ε that the network plays a random move.
     pub exploration: f64,
+    /// λ of TD(λ): how far each position's target reaches down the game (0: one move, the
+    /// TD(0) target; towards 1: the game's result).
+    pub lambda: f32,
 }
 
 /// The value for `mover` of the position `child` reached by one of its moves: exact when
@@ -106,10 +113,23 @@ pub fn play_trajectory<G: NeuralInput>(
     rng: &mut GameRng,
 ) -> Trajectory<G> {
     let mut updates = Vec::new();
+    // Whether each update's position came straight after the previous update's move.
+    let mut follows = Vec::new();
+    let mut learned_last_move = false;
     let mut game = start.clone();
     let mut cache = IndexCache::default();
     while let Some(update) = next_move(network, &mut game, opponent, settings, rng, &mut cache) {
-        updates.extend(update);
+        match update {
+            Some(update) => {
+                follows.push(learned_last_move);
+                updates.push(update);
+                learned_last_move = true;
+            }
+            None => learned_last_move = false,
+        }
+    }
+    if settings.lambda > 0.0 {
+        blend_lambda_returns(&mut updates, &follows, settings.lambda);
     }
     let result = match opponent {
         Opponent::SelfPlay => None,
@@ -118,6 +138,27 @@ pub fn play_trajectory<G: NeuralInput>(
             .map(|outcome| outcome.sign_for(side.opponent())),
     };
     Trajectory { updates, result }
+}
+
+/// Turns each update's one-move target into its λ-return, from the game's end backwards:
+/// G(s) = (1 − λ) · target(s) + λ · G(s′), where s′ is the next updated position (its return
+/// negated when the side to move changed). The blend reaches only over moves that were
+/// themselves learned from: a move that teaches nothing (an exploring move, a joint move)
+/// cuts it, and the position before keeps its one-move target (Watkins's cut; Sutton &
+/// Barto, *Reinforcement Learning*, 1998, §7.6). The weights stay fixed while a game is
+/// played, so these are the offline λ-returns of the game.
+fn blend_lambda_returns<G: Game>(updates: &mut [(G, f32)], follows: &[bool], lambda: f32) {
+    for k in (0..updates.len().saturating_sub(1)).rev() {
+        if follows[k + 1] {
+            let (next, next_return) = (&updates[k + 1].0, updates[k + 1].1);
+            let sign = if next.to_move() == updates[k].0.to_move() {
+                1.0
+            } else {
+                -1.0
+            };
+            updates[k].1 = (1.0 - lambda) * updates[k].1 + lambda * sign * next_return;
+        }
+    }
 }
 
 /// Applies a trajectory's updates to `network` in order.

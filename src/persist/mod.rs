@@ -16,11 +16,15 @@ use serde::de::DeserializeOwned;
 
 /// First bytes of every `.evo` file.
 pub const MAGIC: &[u8; 8] = b"EVOBOARD";
-/// The format version this build writes. Version 2 added network families to champions
-/// and checkpoints; version 3 added CMA-ES, sparring fitness and bounded steps to
-/// checkpoints (champions are laid out as in version 2). Champions of every earlier
-/// version load; checkpoints only of this one.
-pub const FORMAT_VERSION: u32 = 3;
+/// The format version this build writes for each kind of file (see [`FileKind::version`]).
+/// Version 2 added network families to champions and checkpoints; version 3 added CMA-ES,
+/// sparring fitness and bounded steps to checkpoints (champions are laid out as in
+/// version 2); version 4, of checkpoints only, added TD(λ)'s λ to a run's settings.
+/// Champions of every earlier version load; checkpoints only of their current one.
+pub const CHECKPOINT_VERSION: u32 = 4;
+/// See [`CHECKPOINT_VERSION`]: champions are still written as version 3, so that files of
+/// the same network stay byte for byte the same.
+pub const CHAMPION_VERSION: u32 = 3;
 
 /// The largest `.evo` file read. The largest run this build writes (CMA-ES over the 167,463-weight
 /// n-tuple network, or an MLP population at the population cap) is far below it; anything
@@ -41,6 +45,14 @@ pub enum FileKind {
 }
 
 impl FileKind {
+    /// The format version this build writes for files of this kind.
+    pub fn version(self) -> u32 {
+        match self {
+            FileKind::Checkpoint => CHECKPOINT_VERSION,
+            FileKind::Champion => CHAMPION_VERSION,
+        }
+    }
+
     fn from_byte(byte: u8) -> Option<FileKind> {
         match byte {
             1 => Some(FileKind::Checkpoint),
@@ -83,9 +95,13 @@ pub enum PersistError {
     #[error("{path} is corrupt: {reason}")]
     Corrupt { path: PathBuf, reason: String },
     #[error(
-        "{path} has format version {found}, newer than this build reads ({FORMAT_VERSION}): upgrade evoboard (or the file is damaged)"
+        "{path} has format version {found}, newer than this build reads ({supported}): upgrade evoboard (or the file is damaged)"
     )]
-    NewerVersion { path: PathBuf, found: u32 },
+    NewerVersion {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
+    },
     #[error(
         "{path} has format version {found}, written by an earlier evoboard that this build cannot continue"
     )]
@@ -118,7 +134,7 @@ pub fn encode<T: Serialize>(kind: FileKind, game: &str, value: &T) -> Vec<u8> {
     let name = game.as_bytes();
     let mut bytes = Vec::with_capacity(payload.len() + name.len() + 32);
     bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&kind.version().to_le_bytes());
     bytes.push(kind as u8);
     bytes.push(u8::try_from(name.len()).expect("game names are short"));
     bytes.extend_from_slice(name);
@@ -138,7 +154,7 @@ pub fn decode<T: DeserializeOwned>(
     game: &str,
 ) -> Result<T, PersistError> {
     let (version, payload) = open(path, bytes, kind, game)?;
-    if version != FORMAT_VERSION {
+    if version != kind.version() {
         return Err(PersistError::OlderVersion {
             path: path.to_path_buf(),
             found: version,
@@ -171,10 +187,13 @@ pub fn open<'b>(
         Ok(slice)
     };
     let version = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
-    if version > FORMAT_VERSION {
+    // Past every kind's version the header itself may have changed: stop before reading it.
+    let newest = CHECKPOINT_VERSION.max(CHAMPION_VERSION);
+    if version > newest {
         return Err(PersistError::NewerVersion {
             path: path_buf(),
             found: version,
+            supported: newest,
         });
     }
     let kind_byte = take(1)?[0];
@@ -210,6 +229,13 @@ pub fn open<'b>(
             path: path_buf(),
             found: found_kind.label(),
             expected: kind.label(),
+        });
+    }
+    if version > kind.version() {
+        return Err(PersistError::NewerVersion {
+            path: path_buf(),
+            found: version,
+            supported: kind.version(),
         });
     }
     if name != game {
