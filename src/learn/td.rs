@@ -1,6 +1,6 @@
-//! Temporal-difference learning, TD(λ) (TD(0) by default), of a position value for the side to move, for any
-//! game and any differentiable network (Sutton 1988; for Othello n-tuple networks, Lucas
-//! 2008 and Szubert, Jaśkowski & Krawiec 2009).
+//! Temporal-difference learning, TD(λ) (TD(0) by default), of a position value for the side
+//! to move, for any game and any differentiable network (Sutton 1988; for Othello n-tuple
+//! networks, Lucas 2008 and Szubert, Jaśkowski & Krawiec 2009).
 //!
 //! A learning game is played by the network itself (self-play) or by the network against a
 //! sparring partner. The network chooses by a 1-ply search: each legal move is worth the
@@ -13,13 +13,13 @@
 //!   w ← w + α · (target − V(s)) · ∂V(s)/∂w.
 //!
 //! At a simultaneous decision (Congkak's opening) a random joint move is played and
-//! nothing is learned. Positions left by a random (exploring) move of the network are not updated, so what is
-//! learned is the value of greedy play (Sutton & Barto's tic-tac-toe rule, also used by
-//! Szubert et al.). A sparring partner's moves, random or not, are the environment: the
-//! position before each is updated.
+//! nothing is learned. Positions left by a random (exploring) move of the network are not
+//! updated, so what is learned is the value of greedy play (Sutton & Barto's tic-tac-toe
+//! rule, also used by Szubert et al.). A sparring partner's moves, random or not, are the
+//! environment: the position before each is updated.
 //!
 //! With λ > 0 each target is the λ-return instead, a blend of the one-move targets down
-//! the rest of the game (see [`blend_lambda_returns`]): results reach early positions in
+//! the rest of the game (`blend_lambda_returns`): results reach early positions in
 //! fewer games, at the price of noisier targets.
 
 use rand::RngExt;
