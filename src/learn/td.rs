@@ -112,25 +112,17 @@ pub fn play_trajectory<G: NeuralInput>(
     settings: TdSettings,
     rng: &mut GameRng,
 ) -> Trajectory<G> {
-    let mut updates = Vec::new();
-    // Whether each update's position came straight after the previous update's move.
-    let mut follows = Vec::new();
-    let mut learned_last_move = false;
+    // What each move teaches, in order: `None` for a move that teaches nothing.
+    let mut steps = Vec::new();
     let mut game = start.clone();
     let mut cache = IndexCache::default();
-    while let Some(update) = next_move(network, &mut game, opponent, settings, rng, &mut cache) {
-        match update {
-            Some(update) => {
-                follows.push(learned_last_move);
-                updates.push(update);
-                learned_last_move = true;
-            }
-            None => learned_last_move = false,
-        }
+    while let Some(step) = next_move(network, &mut game, opponent, settings, rng, &mut cache) {
+        steps.push(step);
     }
     if settings.lambda > 0.0 {
-        blend_lambda_returns(&mut updates, &follows, settings.lambda);
+        blend_lambda_returns(&mut steps, settings.lambda);
     }
+    let updates = steps.into_iter().flatten().collect();
     let result = match opponent {
         Opponent::SelfPlay => None,
         Opponent::Partner { side, .. } => game
@@ -140,24 +132,29 @@ pub fn play_trajectory<G: NeuralInput>(
     Trajectory { updates, result }
 }
 
-/// Turns each update's one-move target into its λ-return, from the game's end backwards:
+/// Turns each step's one-move target into its λ-return, from the game's end backwards:
 /// G(s) = (1 − λ) · target(s) + λ · G(s′), where s′ is the next updated position (its return
 /// negated when the side to move changed). The blend reaches only over moves that were
 /// themselves learned from: a move that teaches nothing (an exploring move, a joint move)
 /// cuts it, and the position before keeps its one-move target (Watkins's cut; Sutton &
 /// Barto, *Reinforcement Learning*, 1998, §7.6). The weights stay fixed while a game is
 /// played, so these are the offline λ-returns of the game.
-fn blend_lambda_returns<G: Game>(updates: &mut [(G, f32)], follows: &[bool], lambda: f32) {
-    for k in (0..updates.len().saturating_sub(1)).rev() {
-        if follows[k + 1] {
-            let (next, next_return) = (&updates[k + 1].0, updates[k + 1].1);
-            let sign = if next.to_move() == updates[k].0.to_move() {
-                1.0
-            } else {
-                -1.0
-            };
-            updates[k].1 = (1.0 - lambda) * updates[k].1 + lambda * sign * next_return;
-        }
+fn blend_lambda_returns<G: Game>(steps: &mut [Option<(G, f32)>], lambda: f32) {
+    // The side to move and the return of the next position learned from, if no move that
+    // teaches nothing came between.
+    let mut later: Option<(Player, f32)> = None;
+    for step in steps.iter_mut().rev() {
+        later = step.as_mut().map(|(position, target)| {
+            if let Some((next_mover, next_return)) = later {
+                let sign = if next_mover == position.to_move() {
+                    1.0
+                } else {
+                    -1.0
+                };
+                *target = (1.0 - lambda) * *target + lambda * sign * next_return;
+            }
+            (position.to_move(), *target)
+        });
     }
 }
 
