@@ -3,7 +3,9 @@
 
 use evoboard::arena::random_openings;
 use evoboard::games::othello::Move;
-use evoboard::search::endgame::{EndgameError, solve_endgame};
+use std::time::{Duration, Instant};
+
+use evoboard::search::endgame::{EndgameError, solve_endgame, solve_endgame_within};
 use evoboard::{Game, MoveList, Notation, Othello};
 
 /// The final disc difference for the side to move under perfect play, by trying every
@@ -174,6 +176,81 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
     );
     assert_eq!(
         common::bad_input(&["solve", "--game", "kalah", "--pits", "4"]),
-        "error: solve --game kalah needs --pits and --seeds, and takes no --position"
+        "error: solve --game kalah needs --pits and --seeds, and takes no --position or --time-limit"
+    );
+}
+
+#[test]
+fn progress_reports_bounds_that_close_in_on_the_value() {
+    let (_, game, _, margin, _) = ffo_positions().remove(0);
+    let mut reports = Vec::new();
+    let solution = solve_endgame_within(&game, None, &mut |p| reports.push(p)).unwrap();
+    assert_eq!(solution.margin, margin);
+    assert!(!reports.is_empty());
+    for pair in reports.windows(2) {
+        assert!(pair[0].lower <= pair[1].lower && pair[1].upper <= pair[0].upper);
+        assert!(pair[0].nodes <= pair[1].nodes);
+    }
+    for report in &reports {
+        assert!(
+            (report.lower..=report.upper).contains(&margin),
+            "{report:?}"
+        );
+    }
+    let last = reports.last().unwrap();
+    assert_eq!((last.lower, last.upper), (margin, margin));
+}
+
+#[test]
+fn a_solve_past_its_deadline_stops_with_the_bounds_proven() {
+    // FFO #49 takes seconds; a deadline already past stops it at the first look at the clock.
+    let (number, game, _, margin, _) = ffo_positions().pop().unwrap();
+    assert_eq!(number, 49);
+    let clock = Instant::now();
+    let stopped = solve_endgame_within(&game, Some(clock), &mut |_| {});
+    let Err(EndgameError::OutOfTime {
+        lower,
+        upper,
+        nodes,
+    }) = stopped
+    else {
+        panic!("{stopped:?}");
+    };
+    assert!((lower..=upper).contains(&margin));
+    assert!(nodes > 0);
+    assert!(clock.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn the_solve_command_gives_up_at_its_time_limit() {
+    let (_, game, _, _, _) = ffo_positions().pop().unwrap();
+    let output = common::evoboard(&[
+        "solve",
+        "--game",
+        "othello",
+        "--position",
+        &game.to_position_string(),
+        "--time-limit",
+        "0.01",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.trim_end()
+            .ends_with("the value for the side to move lies in -64..=64")
+            && err.contains("error: no exact value within the time limit: after "),
+        "{err}"
+    );
+    assert_eq!(
+        common::bad_input(&[
+            "solve",
+            "--game",
+            "othello",
+            "--position",
+            &game.to_position_string(),
+            "--time-limit",
+            "0"
+        ]),
+        "error: invalid value '0' for '--time-limit <TIME_LIMIT>': '0' is not a number of seconds in (0, 86400] (see --help)"
     );
 }

@@ -283,3 +283,51 @@ fn a_time_limit_in_the_spec_holds_in_nboard_too() {
     );
     assert!(lines.iter().any(|l| l.starts_with("=== ")), "{lines:?}");
 }
+
+#[test]
+fn a_line_too_long_is_skipped_with_a_status_line_and_the_session_goes_on() {
+    // 200 kB of zero bytes (valid UTF-8) in one line: more than a line may hold.
+    let mut input = b"nboard 2\n".to_vec();
+    input.extend(std::iter::repeat_n(0u8, 200_000));
+    input.extend(b"\nping 1\n");
+    let output = common::evoboard_with_bytes(&["nboard", "--player", "random"], &input);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "set myname evoboard",
+            "status ignored a line longer than 65536 bytes",
+            "pong 1"
+        ]
+    );
+}
+
+/// The resident memory high-water mark of process `pid`, in kB (Linux).
+fn peak_memory_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn input_flooding_in_during_searches_waits_in_a_bounded_queue() {
+    // A client sending `go` far faster than the engine answers: the engine stops reading
+    // while its queue is full, so its memory stays flat (unbounded, it grew by about
+    // 400 MB a second).
+    let (mut child, mut stdin) = spawn_engine(&["--player", "heuristic:6", "--move-time", "0.2"]);
+    let stdout = child.stdout.take().unwrap();
+    let drain = std::thread::spawn(move || std::io::copy(&mut { stdout }, &mut std::io::sink()));
+    let writer = std::thread::spawn(move || {
+        let burst = "go\n".repeat(10_000);
+        while stdin.write_all(burst.as_bytes()).is_ok() {}
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    let peak = peak_memory_kb(child.id());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    writer.join().unwrap();
+    drain.join().unwrap().ok();
+    assert!(peak < 100_000, "peak resident memory {peak} kB");
+}

@@ -395,3 +395,57 @@ fn a_record_that_cannot_be_written_is_refused_before_the_game() {
     );
     assert!(!out.contains("game over"), "no game is played: {out}");
 }
+
+#[test]
+fn a_line_too_long_is_answered_and_the_game_goes_on() {
+    let mut input = vec![b'x'; 100_000];
+    input.extend(b"\nf5\nquit\n");
+    let output = common::evoboard_with_bytes(
+        &[
+            "play", "--game", "othello", "--first", "human", "--second", "first",
+        ],
+        &input,
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("that line is longer than 65536 bytes"),
+        "{out}"
+    );
+    assert!(out.contains("black (X) plays f5"), "{out}");
+}
+
+#[test]
+fn the_game_opens_saying_who_plays_which_side_and_the_commands() {
+    let (code, out, _) = play(
+        &[
+            "--game",
+            "kalah",
+            "--first",
+            "heuristic:2",
+            "--second",
+            "human",
+        ],
+        "quit\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next(),
+        Some("South: heuristic:2, North: human; South moves first")
+    );
+    let commands = lines.next().unwrap();
+    assert!(
+        commands.starts_with("commands: ") && commands.contains("`hint`"),
+        "{commands}"
+    );
+    // Engines alone: no commands to offer.
+    let (_, out, _) = play(
+        &["--game", "othello", "--first", "first", "--second", "first"],
+        "",
+    );
+    assert!(
+        out.starts_with("black (X): first, white (O): first; black (X) moves first\n  a b"),
+        "{out}"
+    );
+}

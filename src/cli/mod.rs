@@ -61,7 +61,7 @@ pub enum Command {
     Prune(prune::PruneArgs),
     /// Seed 002's experiment: all 63 combinations of Kalah's H1–H6 against random.
     Gifford(gifford::GiffordArgs),
-    /// The exact value of a small Kalah board (first player's final store margin).
+    /// Exact values: a small Kalah board from its start, or an Othello endgame.
     Solve(solve::SolveArgs),
     /// Measure engine speed: perft and alpha-beta nodes per second.
     Bench(bench::BenchArgs),
@@ -240,7 +240,6 @@ blame!(
     OpeningError,
     TopologyError,
     ExperimentError,
-    EndgameError,
 );
 blame!(
     Failure: std::io::Error,
@@ -264,7 +263,13 @@ macro_rules! blame_by_kind {
     };
 }
 
-blame_by_kind!(PlotError, EvolveError, PersistError, SolveError);
+blame_by_kind!(
+    PlotError,
+    EvolveError,
+    PersistError,
+    SolveError,
+    EndgameError
+);
 
 /// Most games a command plays per series: a guard against typos that would run for days.
 pub const MAX_GAMES: i64 = 1_000_000;
@@ -319,6 +324,11 @@ pub(crate) fn write_output(path: &std::path::Path, bytes: &[u8]) -> CliResult {
     })
 }
 
+/// Longest line an interactive session reads (a move, a command, a whole GGF game record
+/// of a few kilobytes fit many times over); longer lines are skipped, so a client that
+/// never sends a newline cannot make the process grow without bound.
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
+
 /// What reading one line of an interactive session found.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum LineRead {
@@ -329,18 +339,26 @@ pub(crate) enum LineRead {
     /// A line that is not UTF-8: a person's typo or a client's garbage, to be answered,
     /// not a reason to end the session.
     NotText,
+    /// A line longer than [`MAX_LINE_BYTES`], read to its end and dropped.
+    TooLong,
 }
 
 /// Reads one line of `input` into `line` (replacing its contents) without failing on
-/// bytes that are not UTF-8.
+/// bytes that are not UTF-8, and holding at most [`MAX_LINE_BYTES`] of it in memory.
 pub(crate) fn read_text_line(
     input: &mut impl std::io::BufRead,
     line: &mut String,
 ) -> std::io::Result<LineRead> {
+    use std::io::{BufRead, Read};
     let mut bytes = Vec::new();
     line.clear();
-    if input.read_until(b'\n', &mut bytes)? == 0 {
+    let mut limited = (&mut *input).take(MAX_LINE_BYTES as u64 + 1);
+    if limited.read_until(b'\n', &mut bytes)? == 0 {
         return Ok(LineRead::End);
+    }
+    if bytes.len() > MAX_LINE_BYTES {
+        skip_line(input)?;
+        return Ok(LineRead::TooLong);
     }
     match String::from_utf8(bytes) {
         Ok(text) => {
@@ -348,6 +366,30 @@ pub(crate) fn read_text_line(
             Ok(LineRead::Text)
         }
         Err(_) => Ok(LineRead::NotText),
+    }
+}
+
+/// Consumes `input` up to and including the next newline (or its end) without keeping it.
+fn skip_line(input: &mut impl std::io::BufRead) -> std::io::Result<()> {
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let all = buffer.len();
+                input.consume(all);
+            }
+        }
     }
 }
 

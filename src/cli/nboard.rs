@@ -11,17 +11,22 @@
 //! longer than `--move-time`: the deepest search finished in time gives the answer. Input
 //! is read on a thread of its own, so a `ping` that arrives during a search stops it (the
 //! GUI has moved on; the unfinished move is not sent) and is answered at once.
+//!
+//! Input is bounded: a line longer than [`MAX_LINE_BYTES`] is skipped (answered with a
+//! `status` line), and at most [`MAX_WAITING`] lines wait to be answered. Beyond that the
+//! engine stops reading until it has caught up, so a client that sends faster than the
+//! engine answers is slowed down by its own pipe; no line is dropped.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use crate::arena::{Agent, AgentSpec, SearchAgent};
-use crate::cli::{CliResult, LineRead, read_text_line};
+use crate::cli::{CliResult, LineRead, MAX_LINE_BYTES, read_text_line};
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, Notation};
 use crate::rng::rng_for;
@@ -51,22 +56,32 @@ pub fn run(args: &NboardArgs) -> CliResult {
     serve(&args.player, move_time, input, &mut std::io::stdout())
 }
 
-/// What the reader thread hands over: a line, a line that is not text, or the end.
+/// Most lines read ahead during a search and not answered yet.
+pub const MAX_WAITING: usize = 256;
+
+/// Lines the reader thread may hand over before the engine takes them.
+const READ_AHEAD: usize = 16;
+
+/// What the reader thread hands over: a line, a line that is not text or is too long,
+/// or the end.
 enum Input {
     Line(String),
     NotText,
+    TooLong,
     End(std::io::Result<()>),
 }
 
-/// Reads `input` on a thread of its own, line by line, until it ends.
+/// Reads `input` on a thread of its own, line by line, until it ends; it waits while
+/// [`READ_AHEAD`] lines are not yet taken.
 fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input> {
-    let (sender, receiver) = channel();
+    let (sender, receiver) = sync_channel(READ_AHEAD);
     std::thread::spawn(move || {
         let mut line = String::new();
         loop {
             let next = match read_text_line(&mut input, &mut line) {
                 Ok(LineRead::Text) => Input::Line(line.clone()),
                 Ok(LineRead::NotText) => Input::NotText,
+                Ok(LineRead::TooLong) => Input::TooLong,
                 Ok(LineRead::End) => Input::End(Ok(())),
                 Err(error) => Input::End(Err(error)),
             };
@@ -122,6 +137,11 @@ pub fn serve(
             Input::End(result) => return Ok(result?),
             Input::NotText => {
                 reply(out, "status ignored a line that is not UTF-8 text")?;
+                continue;
+            }
+            Input::TooLong => {
+                let limit = format!("status ignored a line longer than {MAX_LINE_BYTES} bytes");
+                reply(out, &limit)?;
                 continue;
             }
             Input::Line(line) => line,
@@ -206,7 +226,8 @@ fn ping_waiting(waiting: &VecDeque<Input>) -> bool {
 
 /// Runs `think` on a thread of its own, with limits it must keep to, while reading `lines`:
 /// a `ping` stops it (`None`: the GUI no longer wants the answer); every line read is kept
-/// in `waiting`, to be answered after.
+/// in `waiting`, to be answered after. Once [`MAX_WAITING`] lines wait, no more are read
+/// until the search ends.
 fn while_reading<T: Send>(
     lines: &Receiver<Input>,
     waiting: &mut VecDeque<Input>,
@@ -222,6 +243,10 @@ fn while_reading<T: Send>(
             })
         });
         while !thinker.is_finished() {
+            if waiting.len() >= MAX_WAITING {
+                std::thread::sleep(Duration::from_millis(2));
+                continue;
+            }
             match lines.recv_timeout(Duration::from_millis(2)) {
                 Ok(input) => {
                     if matches!(&input, Input::Line(line) if is_ping(line)) {

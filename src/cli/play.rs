@@ -9,8 +9,8 @@ use clap::Args;
 
 use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::cli::{
-    BadInput, CliResult, GameName, LineRead, check_output_path, position_or_start, read_text_line,
-    with_game, write_output,
+    BadInput, CliResult, GameName, LineRead, MAX_LINE_BYTES, check_output_path, position_or_start,
+    read_text_line, with_game, write_output,
 };
 use crate::eval::NamedEvaluators;
 use crate::games::joint::{gather_move, is_joint, parse_part};
@@ -138,6 +138,13 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Terminal<'_, G, I, O> {
                     )?;
                     continue;
                 }
+                LineRead::TooLong => {
+                    writeln!(
+                        self.out,
+                        "that line is longer than {MAX_LINE_BYTES} bytes: type a move, or help"
+                    )?;
+                    continue;
+                }
                 LineRead::Text => {}
             }
             match line.trim() {
@@ -205,6 +212,7 @@ pub fn play<G: NamedEvaluators>(
         input,
         out,
     };
+    introduce(&start, [&args.first, &args.second], session.out)?;
     let mut game = Session::new(start);
     show(game.game(), session.out)?;
     'game: while game.game().outcome().is_none() {
@@ -240,6 +248,25 @@ pub fn play<G: NamedEvaluators>(
         let record = game.record().expect("the game is over");
         write_output(path, record.as_bytes())?;
         writeln!(out, "record saved to {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// Says who plays which side and, when a person plays, which commands they have.
+fn introduce<G: Describe>(
+    start: &G,
+    specs: [&String; 2],
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let mut seats = Vec::new();
+    for (player, spec) in [Player::First, Player::Second].into_iter().zip(specs) {
+        let who = if spec == "human" { "human" } else { spec };
+        seats.push(format!("{}: {who}", start.player_name(player)));
+    }
+    let first = start.player_name(start.to_move());
+    writeln!(out, "{}; {first} moves first", seats.join(", "))?;
+    if specs.iter().any(|spec| *spec == "human") {
+        writeln!(out, "{HELP}")?;
     }
     Ok(())
 }

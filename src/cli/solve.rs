@@ -1,7 +1,7 @@
 //! `evoboard solve`: exact values. A small Kalah board from its start, or an Othello
 //! position with few empty squares (an endgame).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -9,7 +9,7 @@ use crate::cli::{BadInput, CliResult};
 use crate::games::mancala::{Kalah, MAX_PITS};
 use crate::games::othello::Othello;
 use crate::games::{Game, Notation};
-use crate::search::endgame::{MAX_EMPTIES, solve_endgame};
+use crate::search::endgame::{EndgameProgress, MAX_EMPTIES, solve_endgame_within};
 use crate::search::solve::{Progress, solve};
 
 #[derive(Debug, Args)]
@@ -36,6 +36,10 @@ pub struct SolveArgs {
     /// move; at most 30 empty squares.
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
+    /// Othello: give up after this many seconds, with the bounds proven so far (26–30
+    /// empties can take minutes; progress is shown on stderr meanwhile).
+    #[arg(long, value_parser = crate::cli::nboard::move_time)]
+    time_limit: Option<f64>,
 }
 
 pub fn run(args: &SolveArgs) -> CliResult {
@@ -46,9 +50,12 @@ pub fn run(args: &SolveArgs) -> CliResult {
 }
 
 fn solve_kalah(args: &SolveArgs) -> CliResult {
-    let (Some(pits), Some(seeds), None) = (args.pits, args.seeds, &args.position) else {
+    let (Some(pits), Some(seeds), None, None) =
+        (args.pits, args.seeds, &args.position, args.time_limit)
+    else {
         return Err(BadInput(
-            "solve --game kalah needs --pits and --seeds, and takes no --position".into(),
+            "solve --game kalah needs --pits and --seeds, and takes no --position or --time-limit"
+                .into(),
         )
         .into());
     };
@@ -104,7 +111,22 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
     }
     let game = Othello::from_position_string(position)?;
     let clock = Instant::now();
-    let solution = solve_endgame(&game)?;
+    let deadline = args
+        .time_limit
+        .map(|seconds| clock + Duration::from_secs_f64(seconds));
+    let mut report = |progress: EndgameProgress| {
+        // Solves of a second or less stay quiet.
+        let seconds = clock.elapsed().as_secs_f64();
+        let EndgameProgress {
+            lower,
+            upper,
+            nodes,
+        } = progress;
+        if seconds >= 1.0 {
+            eprintln!("value in {lower}..={upper} after {nodes} nodes, {seconds:.1} s");
+        }
+    };
+    let solution = solve_endgame_within(&game, deadline, &mut report)?;
     let seconds = clock.elapsed().as_secs_f64();
     let side = if game.to_move() == crate::games::Player::First {
         "X"

@@ -21,6 +21,7 @@
 //! the published FFO test positions.
 
 use std::cmp::Ordering;
+use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
@@ -73,24 +74,119 @@ pub struct Endgame {
 pub enum EndgameError {
     #[error("the position has {0} empty squares; the exact solver takes at most {MAX_EMPTIES}")]
     TooManyEmpties(u32),
+    #[error(
+        "no exact value within the time limit: after {nodes} nodes the value for the side to move lies in {lower}..={upper}"
+    )]
+    OutOfTime { lower: i32, upper: i32, nodes: u64 },
 }
+
+impl EndgameError {
+    /// Whether the position asked for was at fault (not the time it was given).
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, EndgameError::TooManyEmpties(_))
+    }
+}
+
+/// What a long solve reports while it runs: the bounds proven on the root's value so far
+/// and the work done, after each null-window probe and every [`REPORT_EVERY`] within one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndgameProgress {
+    pub lower: i32,
+    pub upper: i32,
+    pub nodes: u64,
+}
+
+/// Longest a solve stays silent when it reports progress.
+pub const REPORT_EVERY: Duration = Duration::from_secs(5);
+
+/// Nodes between two looks at the clock: a few milliseconds of work.
+const CLOCK_NODES: u64 = 1 << 16;
 
 /// Solves `game` exactly: the final disc difference for the side to move under perfect
 /// play by both sides, and a best move.
 pub fn solve_endgame(game: &Othello) -> Result<Endgame, EndgameError> {
+    solve_endgame_within(game, None, &mut |_| {})
+}
+
+/// [`solve_endgame`] that gives up at `deadline` (with the bounds proven so far) and tells
+/// `progress` how it goes: a solve of 26–30 empties can take minutes.
+pub fn solve_endgame_within(
+    game: &Othello,
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(EndgameProgress),
+) -> Result<Endgame, EndgameError> {
     let empties = game.empties().count_ones();
     if empties > MAX_EMPTIES && !game.is_over() {
         return Err(EndgameError::TooManyEmpties(empties));
     }
     let mover = game.to_move();
     let (own, opp) = (game.discs(mover), game.discs(mover.opponent()));
-    let mut solver = Solver::new();
+    let mut solver = Solver::new(Watch::new(deadline, progress));
     let (margin, best) = solver.root(own, opp);
+    if solver.watch.stopped {
+        return Err(EndgameError::OutOfTime {
+            lower: solver.watch.bounds.0,
+            upper: solver.watch.bounds.1,
+            nodes: solver.nodes,
+        });
+    }
     Ok(Endgame {
         margin,
         best,
         nodes: solver.nodes,
     })
+}
+
+/// The solve's clock: when to stop, whom to tell, and what is proven so far.
+struct Watch<'a> {
+    deadline: Option<Instant>,
+    progress: &'a mut dyn FnMut(EndgameProgress),
+    last_report: Instant,
+    /// The node count at which to look at the clock next.
+    next_look: u64,
+    /// The root's proven bounds.
+    bounds: (i32, i32),
+    /// Set once the deadline has passed: every search returns at once, storing nothing.
+    stopped: bool,
+}
+
+impl<'a> Watch<'a> {
+    fn new(deadline: Option<Instant>, progress: &'a mut dyn FnMut(EndgameProgress)) -> Watch<'a> {
+        Watch {
+            deadline,
+            progress,
+            last_report: Instant::now(),
+            next_look: CLOCK_NODES,
+            bounds: (-64, 64),
+            stopped: false,
+        }
+    }
+
+    fn report(&mut self, nodes: u64) {
+        self.last_report = Instant::now();
+        let (lower, upper) = self.bounds;
+        (self.progress)(EndgameProgress {
+            lower,
+            upper,
+            nodes,
+        });
+    }
+
+    /// Looks at the clock (every [`CLOCK_NODES`] nodes): stops at the deadline, reports
+    /// when the solve has been silent for [`REPORT_EVERY`].
+    #[inline]
+    fn tick(&mut self, nodes: u64) {
+        if nodes < self.next_look {
+            return;
+        }
+        self.next_look = nodes + CLOCK_NODES;
+        let now = Instant::now();
+        if self.deadline.is_some_and(|deadline| now >= deadline) {
+            self.stopped = true;
+        } else if now - self.last_report >= REPORT_EVERY {
+            self.report(nodes);
+        }
+    }
 }
 
 /// One table entry: the position, bounds on its exact value, and the best move found.
@@ -154,10 +250,11 @@ impl Table {
 
 const NO_MOVE: u8 = u8::MAX;
 
-/// The search's state: the table and a node count.
-struct Solver {
+/// The search's state: the table, a node count and the clock.
+struct Solver<'a> {
     table: Table,
     nodes: u64,
+    watch: Watch<'a>,
     /// The evaluator of the ordering probes far from the end.
     heuristic: SharedEvaluator<Othello>,
 }
@@ -222,11 +319,12 @@ fn odd_quarters(empty: u64) -> u64 {
         .fold(0, |acc, &quarter| acc | (empty & quarter))
 }
 
-impl Solver {
-    fn new() -> Solver {
+impl<'a> Solver<'a> {
+    fn new(watch: Watch<'a>) -> Solver<'a> {
         Solver {
             table: Table::new(),
             nodes: 0,
+            watch,
             heuristic: Othello::evaluator("heuristic").expect("Othello's heuristic is built in"),
         }
     }
@@ -255,6 +353,9 @@ impl Solver {
             for &(square, flipped) in &ordered {
                 let (next_own, next_opp) = after(own, opp, square, flipped);
                 value = value.max(-self.exact(next_own, next_opp, -beta, -beta + 1));
+                if self.watch.stopped {
+                    return (lower, None);
+                }
                 if value >= beta {
                     best = square;
                     break;
@@ -266,6 +367,8 @@ impl Solver {
                 upper = value;
             }
             guess = value;
+            self.watch.bounds = (lower, upper);
+            self.watch.report(self.nodes);
         }
         (lower, Some(Move::at(best)))
     }
@@ -278,6 +381,10 @@ impl Solver {
             return self.shallow(own, opp, alpha, beta);
         }
         self.nodes += 1;
+        self.watch.tick(self.nodes);
+        if self.watch.stopped {
+            return alpha;
+        }
         let moves = legal_moves(own, opp);
         if moves == 0 {
             if legal_moves(opp, own) == 0 {
@@ -318,6 +425,9 @@ impl Solver {
                     probe
                 }
             };
+            if self.watch.stopped {
+                return alpha;
+            }
             if value > best.0 || best.1 == NO_MOVE {
                 best = (value, square as u8);
             }
