@@ -158,7 +158,7 @@ fn the_generations_of_a_filling_hall_of_fame_are_shaded() {
         "hall of fame filling (generations 1–4: fewer games)",
     )
     .expect("a shaded span");
-    assert!(matches!(span.shape, Shape::Span { from: 1, to: 5, .. }));
+    assert!(matches!(span.shape, Shape::Span { from: 1, to: 4, .. }));
     assert!(labelled(&fitness, "mean").is_some());
     // Per individual, a full league's games count twice: once for each side.
     let population = modern.population;
@@ -246,4 +246,42 @@ fn a_lone_series_has_no_legend() {
     assert!(!svg("diversity").contains("\ndiversity\n"));
     assert!(svg("benchmark").contains("\nwin rate\n"));
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_champion_is_marked_on_the_benchmark_plot() {
+    let rows: Vec<PlotRow> = (1..=6)
+        .map(|g| row(g, 0.5 + 0.01 * f64::from(g), 2.0))
+        .collect();
+    let notes = RunNotes {
+        champion: Some(4),
+        ..RunNotes::default()
+    };
+    let benchmark = figure(&rows, &notes, "benchmark");
+    let dot = labelled(&benchmark, "champion (generation 4)").expect("a champion mark");
+    let Shape::Point { at, .. } = dot.shape else {
+        panic!("{:?}", dot.shape);
+    };
+    assert_eq!(at.0, 4);
+    assert!((at.1 - 54.0).abs() < 1e-9, "{at:?}");
+    // A champion from a generation without a benchmark point is named, not drawn.
+    let mut sparse = rows.clone();
+    sparse[3].benchmark = None;
+    let benchmark = figure(&sparse, &notes, "benchmark");
+    assert!(labelled(&benchmark, "champion (generation 4)").is_none());
+    assert!(
+        benchmark
+            .notes
+            .contains(&"champion (generation 4): not benchmarked".to_string()),
+        "{:?}",
+        benchmark.notes
+    );
+    // Without a champion (a run still going), nothing is marked.
+    let plain = figure(&rows, &RunNotes::default(), "benchmark");
+    assert!(
+        plain
+            .marks
+            .iter()
+            .all(|m| !matches!(m.shape, Shape::Point { .. }))
+    );
 }

@@ -54,7 +54,10 @@ pub enum Shape {
         points: Vec<(u32, f64, f64)>,
         colour: RGBAColor,
     },
-    /// Generations `from` to `to`, shaded over the whole height.
+    /// One value picked out with a dot, e.g. the generation that became the champion.
+    Point { at: (u32, f64), colour: RGBColor },
+    /// Generations `from` to `to` (both included), shaded over the whole height out to
+    /// halfway to their neighbours, so a single generation is shaded too.
     Span {
         from: u32,
         to: u32,
@@ -255,8 +258,7 @@ fn hall_span(x: &Range<u32>, last: u32) -> Mark {
         format!("hall of fame filling ({which}: fewer games)"),
         Shape::Span {
             from: x.start,
-            // Up to the first generation with a full hall.
-            to: (last + 1).min(x.end),
+            to: last,
             colour: PALETTE[1].mix(0.35),
         },
     )
@@ -322,6 +324,19 @@ fn benchmark_figure(rows: &[PlotRow], gate: Option<f64>, notes: &RunNotes) -> Fi
             .chain(rows.iter().flat_map(|r| r.opponents.iter().map(|o| o.1))),
     );
     let mut figure_notes = Vec::new();
+    if let Some(generation) = notes.champion {
+        let label = format!("champion (generation {generation})");
+        match rates.iter().find(|&&(g, _)| g == generation) {
+            Some(&at) => marks.push(mark(
+                label,
+                Shape::Point {
+                    at,
+                    colour: RED_SERIES,
+                },
+            )),
+            None => figure_notes.push(format!("{label}: not benchmarked")),
+        }
+    }
     if let Some(gate) = gate {
         let label = format!("gate {}%", tick(percent(gate)));
         match gate_position(&range, gate) {

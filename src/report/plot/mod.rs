@@ -27,6 +27,7 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
+use crate::champion::Champion;
 use crate::evolve::checkpoint::RunDir;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::gating_benchmark;
@@ -79,6 +80,8 @@ pub struct RunNotes {
     pub fixed_mean: Option<f64>,
     /// The last generation whose hall of fame was still filling (fewer fitness games).
     pub hall_filling: Option<u32>,
+    /// The generation whose network became the run's champion, once it has one.
+    pub champion: Option<u32>,
 }
 
 /// Draws `fitness`, `benchmark` and `diversity` (PNG and SVG) into `out`, each titled
@@ -187,7 +190,13 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
         gate: (config.gate < 1.0).then_some(config.gate),
         diversity: config.population > 1,
     };
-    draw_annotated(&rows, &caption, &shown, &run_notes(config), out)
+    let notes = RunNotes {
+        champion: Champion::load(&run.champion(), &info.game)
+            .ok()
+            .map(|champion| champion.generation),
+        ..run_notes(config)
+    };
+    draw_annotated(&rows, &caption, &shown, &notes, out)
 }
 
 /// What a run's settings tell about its plots.
@@ -201,6 +210,7 @@ pub fn run_notes(config: &EvolveConfig) -> RunNotes {
         // One champion joins the hall after each generation (see `Evolution::step`).
         hall_filling: (evolves && config.hall_of_fame > 0)
             .then(|| u32::try_from(config.hall_of_fame).unwrap_or(u32::MAX)),
+        champion: None,
     }
 }
 

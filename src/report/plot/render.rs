@@ -117,12 +117,35 @@ fn draw_mark<DB: DrawingBackend>(
                 )))?;
             }
         }
+        Shape::Point { at, colour } => {
+            chart.draw_series(dot(*at, *colour))?;
+        }
         Shape::Span { from, to, colour } => {
-            let corners = [(*from, y.end), (*to, y.start)];
-            chart.draw_series(std::iter::once(Rectangle::new(corners, colour.filled())))?;
+            // In pixels: the half-generation beyond each end is not a point of the axis.
+            let area = chart.plotting_area();
+            let pixel = |generation: u32, value: f64| area.map_coordinate(&(generation, value));
+            let half = (pixel(x.start + 1, y.start).0 - pixel(x.start, y.start).0) / 2;
+            let (left, top) = pixel(*from, y.end);
+            let (right, bottom) = pixel(*to, y.start);
+            let (low, high) = (pixel(x.start, y.start).0, pixel(x.end, y.start).0);
+            let (base_x, base_y) = area.get_base_pixel();
+            let corners = [
+                ((left - half).max(low) - base_x, top - base_y),
+                ((right + half).min(high) - base_x, bottom - base_y),
+            ];
+            let pixels = area.strip_coord_spec();
+            pixels.draw(&Rectangle::new(corners, colour.filled()))?;
         }
     }
     Ok(())
+}
+
+/// A dot that stands out on lines and bands: filled, with a white rim.
+fn dot<C: Clone>(at: C, colour: RGBColor) -> [Circle<C, i32>; 2] {
+    [
+        Circle::new(at.clone(), 8, WHITE.filled()),
+        Circle::new(at, 6, colour.filled()),
+    ]
 }
 
 /// Draws a polyline of `points` in `stroke`.
@@ -212,6 +235,11 @@ impl Entry<'_> {
                 Shape::Band { colour, .. } | Shape::Span { colour, .. } => {
                     let corners = [(x, y - 7), (x + SWATCH, y + 7)];
                     area.draw(&Rectangle::new(corners, colour.filled()))?;
+                }
+                Shape::Point { colour, .. } => {
+                    for circle in dot((x + SWATCH / 2, y), *colour) {
+                        area.draw(&circle)?;
+                    }
                 }
             }
             x += SWATCH + SWATCH_GAP;
