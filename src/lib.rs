@@ -185,6 +185,7 @@ pub mod report;
 pub mod rng;
 pub mod search;
 pub mod session;
+pub mod statistics;
 
 pub use games::othello::Othello;
 pub use games::{Describe, Game, MoveList, Notation, Outcome, Player};

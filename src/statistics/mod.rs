@@ -1,0 +1,13 @@
+//! Statistics for comparing players and methods: summaries over seeds with Student-t
+//! intervals and Welch's test (`summary`), Bradley–Terry ratings on the Elo scale
+//! (`rating`), and sequential tests for A/B matches (`sprt`). It knows nothing of games:
+//! callers hand it numbers and game counts.
+
+pub mod distributions;
+pub mod rating;
+pub mod sprt;
+pub mod summary;
+
+pub use rating::{PairGames, PlayerRating, RatingError, Ratings, rate};
+pub use sprt::{EloEstimate, Pentanomial, Sprt, SprtError, Verdict};
+pub use summary::{Comparison, Summary};
