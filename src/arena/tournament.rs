@@ -11,6 +11,7 @@ use crate::arena::series::{SeriesConfig, play_series};
 use crate::arena::stats::{MoveTimes, WinRecord};
 use crate::games::{Describe, Game, Player};
 use crate::rng::derive_seed;
+use crate::statistics::PairGames;
 
 /// How a round robin is played.
 #[derive(Clone, Copy, Debug)]
@@ -59,6 +60,42 @@ pub struct TournamentResult {
     pub agents: Vec<AgentSummary>,
     /// `matrix[i][j]`: agent i's record against agent j (empty on the diagonal).
     pub matrix: Vec<Vec<Option<WinRecord>>>,
+    /// Every game by who moved first from its opening (agent indexes), for ratings.
+    pub pair_games: Vec<PairGames>,
+}
+
+/// Counts `record`'s result in `games`, where `agents[seat]` sat on each side: the
+/// entry of the agent that moved first from the opening against the other.
+fn count_for_ratings<G: Game>(
+    games: &mut Vec<PairGames>,
+    record: &GameRecord<G>,
+    agents: [usize; 2],
+) {
+    let first_seat = record.start.to_move();
+    let (first, second) = (
+        agents[first_seat.index()],
+        agents[first_seat.opponent().index()],
+    );
+    let index = match games
+        .iter()
+        .position(|g| (g.first, g.second) == (first, second))
+    {
+        Some(index) => index,
+        None => {
+            games.push(PairGames {
+                first,
+                second,
+                ..PairGames::default()
+            });
+            games.len() - 1
+        }
+    };
+    let entry = &mut games[index];
+    match record.outcome.sign_for(first_seat) {
+        1 => entry.first_wins += 1,
+        0 => entry.draws += 1,
+        _ => entry.second_wins += 1,
+    }
 }
 
 #[derive(Default)]
@@ -157,6 +194,7 @@ pub fn round_robin<G: Describe>(
         })
         .collect();
     let mut matrix: Vec<Vec<Option<WinRecord>>> = vec![vec![None; n]; n];
+    let mut pair_games = Vec::new();
     for i in 0..n {
         for j in i + 1..n {
             let series = SeriesConfig {
@@ -173,6 +211,11 @@ pub fn round_robin<G: Describe>(
             )?;
             let mut pair = [[0usize; 3]; 2]; // per side of the pair: wins, draws, losses
             for (k, record) in records.iter().enumerate() {
+                let mut seated = [i, j];
+                if player_side(k) != Player::First {
+                    seated.swap(0, 1);
+                }
+                count_for_ratings(&mut pair_games, record, seated);
                 for (slot, (who, seat)) in [(i, player_side(k)), (j, player_side(k).opponent())]
                     .into_iter()
                     .enumerate()
@@ -196,6 +239,7 @@ pub fn round_robin<G: Describe>(
             .map(|(tally, (name, _))| tally.summary(name.clone()))
             .collect(),
         matrix,
+        pair_games,
     })
 }
 

@@ -28,6 +28,7 @@ use crate::persist::PersistError;
 use crate::report::plot::PlotError;
 use crate::search::endgame::EndgameError;
 use crate::search::solve::SolveError;
+use crate::statistics::RatingError;
 
 /// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
 #[derive(Debug, Parser)]
@@ -240,6 +241,7 @@ blame!(
     OpeningError,
     TopologyError,
     ExperimentError,
+    RatingError,
 );
 blame!(
     Failure: std::io::Error,

@@ -15,6 +15,7 @@ use crate::cli::{
     write_output,
 };
 use crate::eval::NamedEvaluators;
+use crate::statistics::{Ratings, rate};
 
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
@@ -36,6 +37,13 @@ pub struct TournamentArgs {
     /// Also write the per-agent statistics as CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Rate the agents on the Elo scale (Bradley–Terry with draws and first-move
+    /// advantage), this agent at 0 (default: the first of --agents).
+    #[arg(long, value_name = "ANCHOR", num_args = 0..=1, default_missing_value = "")]
+    ratings: Option<String>,
+    /// Bootstrap resamples behind the ratings' 95% intervals.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    bootstrap: u32,
 }
 
 pub fn run(args: &TournamentArgs) -> CliResult {
@@ -61,6 +69,18 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
         seed: args.series.seed,
         timed_moves: args.timed_moves.map(|n| n as usize),
     };
+    let anchor = match args.ratings.as_deref() {
+        Some("") => Some(args.agents[0].clone()),
+        Some(name) if args.agents.iter().any(|a| a == name) => Some(name.to_string()),
+        Some(name) => {
+            return Err(BadInput(format!(
+                "--ratings {name}: the anchor must be one of --agents ({})",
+                args.agents.join(", ")
+            ))
+            .into());
+        }
+        None => None,
+    };
     let pairs = agents.len() * (agents.len() - 1) / 2;
     let progress = ProgressBar::new(pairs as u64 * u64::from(args.series.games));
     let result = round_robin(&start, &agents, config, &|| progress.inc(1))?;
@@ -68,6 +88,16 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
     if let Some(path) = &args.csv {
         write_output(path, tournament_csv(&result.agents).as_bytes())?;
     }
+    let ratings = match &anchor {
+        Some(anchor) => Some(rate(
+            &args.agents,
+            &result.pair_games,
+            anchor,
+            args.bootstrap as usize,
+            args.series.seed,
+        )?),
+        None => None,
+    };
     if args.json {
         let report = json!({
             "schema": "evoboard.tournament/1",
@@ -77,12 +107,54 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
             "seed": args.series.seed,
             "agents": result.agents,
             "matrix": result.matrix,
+            "ratings": ratings,
         });
         println!("{report}");
     } else {
         print_tables(start.name(), args, &result);
+        if let Some(ratings) = &ratings {
+            print_ratings(ratings);
+        }
     }
     Ok(())
+}
+
+fn print_ratings(ratings: &Ratings) {
+    let intervals = if ratings.bootstrap_samples == 0 {
+        String::new()
+    } else {
+        format!(
+            "; 95% intervals from {} bootstrap resamples",
+            ratings.bootstrap_samples
+        )
+    };
+    println!(
+        "\nratings (Bradley–Terry, Elo scale, {} = 0{intervals}):",
+        ratings.anchor
+    );
+    let width = ratings
+        .players
+        .iter()
+        .map(|p| p.player.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    println!(
+        "{:<width$} {:>6} {:>16} {:>7}",
+        "agent", "elo", "95% interval", "games"
+    );
+    for p in &ratings.players {
+        let interval = format!("{:.0} to {:.0}", p.ci_low, p.ci_high);
+        println!(
+            "{:<width$} {:>6.0} {:>16} {:>7}",
+            p.player, p.elo, interval, p.games
+        );
+    }
+    println!(
+        "moving first is worth {:+.0} Elo; equal players would draw {:.1}% of their games",
+        ratings.first_move_elo,
+        100.0 * ratings.equal_draw_rate
+    );
 }
 
 fn print_tables(game: &str, args: &TournamentArgs, result: &TournamentResult) {

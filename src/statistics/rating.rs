@@ -52,14 +52,15 @@ pub struct PlayerRating {
     pub games: u64,
 }
 
-/// Everyone's ratings, best first, with the model's first-move advantage and draw
-/// factor (both in Elo: the first mover's edge, and 400·log10 ν).
+/// Everyone's ratings, best first, with the model's first-move advantage (in Elo) and
+/// its draw factor ν, given as the draw rate it implies between equal players with no
+/// first-move edge: ν / (2 + ν).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ratings {
     pub anchor: String,
     pub players: Vec<PlayerRating>,
     pub first_move_elo: f64,
-    pub draw_elo: f64,
+    pub equal_draw_rate: f64,
     pub bootstrap_samples: usize,
 }
 
@@ -139,7 +140,10 @@ pub fn rate(
         anchor: anchor.to_string(),
         players: rated,
         first_move_elo: fitted[n] * ELO_PER_UNIT,
-        draw_elo: fitted[n + 1] * ELO_PER_UNIT,
+        equal_draw_rate: {
+            let nu = fitted[n + 1].exp();
+            nu / (2.0 + nu)
+        },
         bootstrap_samples: samples,
     })
 }
