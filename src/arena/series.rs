@@ -40,8 +40,30 @@ pub fn play_series<G: Describe>(
         config.opening_plies,
         config.seed,
     )?;
-    Ok(map_jobs(config.games, |k| {
-        let mut rng = rng_for(config.seed, &[GAME_STREAM, k as u64]);
+    let pair = [player, opponent];
+    Ok(play_games(
+        pair,
+        &openings,
+        config.seed,
+        0..config.games,
+        on_game_done,
+    ))
+}
+
+/// Games `games` of a series of `agents` (player, opponent) from `openings` (game `k`
+/// from opening `k / 2`), in parallel; game `k` is the same whichever range it is played
+/// in, so a series may be played in parts (a sequential test stops between them).
+pub fn play_games<G: Describe>(
+    [player, opponent]: [&dyn Agent<G>; 2],
+    openings: &[G],
+    seed: u64,
+    games: std::ops::Range<usize>,
+    on_game_done: &(dyn Fn() + Sync),
+) -> Vec<GameRecord<G>> {
+    let first = games.start;
+    map_jobs(games.len(), |offset| {
+        let k = first + offset;
+        let mut rng = rng_for(seed, &[GAME_STREAM, k as u64]);
         let agents = match player_side(k) {
             Player::First => [player, opponent],
             Player::Second => [opponent, player],
@@ -49,5 +71,5 @@ pub fn play_series<G: Describe>(
         let record = play_game(&openings[k / 2], agents, &mut rng);
         on_game_done();
         record
-    }))
+    })
 }

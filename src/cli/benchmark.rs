@@ -9,9 +9,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, WinRecord, play_series};
+use crate::arena::{
+    AgentSpec, SeriesConfig, SeriesStats, SprtResult, WinRecord, play_series, play_sprt,
+};
 use crate::cli::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
+use crate::statistics::{Sprt, Verdict};
 
 #[derive(Debug, Args)]
 pub struct BenchmarkArgs {
@@ -33,10 +36,18 @@ pub struct BenchmarkArgs {
     protocol: Protocol,
     #[command(flatten)]
     series: SeriesArgs,
+    /// Stop as soon as a sequential test decides: H0 "the player is ELO0 stronger"
+    /// against H1 "ELO1 stronger", error rates ALPHA and BETA (default 0.05), over game
+    /// pairs; --games is then the most played (default 20000).
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    sprt: Option<Sprt>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
 }
+
+/// The most games a sequential test plays when --games is not given.
+const SPRT_GAMES: u32 = 20_000;
 
 /// The ways `benchmark` can measure a player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -108,6 +119,7 @@ struct Plan {
     opponent: AgentSpec,
     config: SeriesConfig,
     protocol: Protocol,
+    sprt: Option<Sprt>,
 }
 
 impl Plan {
@@ -118,11 +130,15 @@ impl Plan {
                 player,
                 opponent: args.opponent.parse()?,
                 config: SeriesConfig {
-                    games: args.series.games as usize,
+                    games: match (args.sprt, args.typed.games) {
+                        (Some(_), false) => SPRT_GAMES as usize,
+                        _ => args.series.games as usize,
+                    },
                     opening_plies: args.series.openings,
                     seed: args.series.seed,
                 },
                 protocol: Protocol::Standard,
+                sprt: args.sprt,
             }),
             Protocol::League => Plan::league(args, &player),
         }
@@ -131,6 +147,9 @@ impl Plan {
     /// The League's fixed setup; the flags it fixes are refused rather than ignored.
     fn league(args: &BenchmarkArgs, player: &AgentSpec) -> CliResult<Plan> {
         let refuse = |message: &str| Err(BadInput(format!("--protocol league: {message}")).into());
+        if args.sprt.is_some() {
+            return refuse("the League measure is a fixed number of games; drop --sprt");
+        }
         if args.game != GameName::Othello {
             return refuse("the Othello League measure is defined for --game othello only");
         }
@@ -159,6 +178,7 @@ impl Plan {
                 seed: args.series.seed,
             },
             protocol: Protocol::League,
+            sprt: None,
         })
     }
 }
@@ -174,21 +194,73 @@ fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> CliResul
     let opponent = plan.opponent.build(&start)?;
     let progress = games_progress(plan.config.games as u64)?;
     progress.set_prefix(format!("{} vs {}", plan.player, plan.opponent));
-    let records = play_series(
-        &start,
-        player.as_ref(),
-        opponent.as_ref(),
-        plan.config,
-        &|| progress.inc(1),
-    )?;
+    let (records, sprt) = match plan.sprt {
+        Some(test) => {
+            let (result, records) = play_sprt(
+                &start,
+                player.as_ref(),
+                opponent.as_ref(),
+                test,
+                plan.config,
+                &|| progress.inc(1),
+            )?;
+            (records, Some(result))
+        }
+        None => {
+            let records = play_series(
+                &start,
+                player.as_ref(),
+                opponent.as_ref(),
+                plan.config,
+                &|| progress.inc(1),
+            )?;
+            (records, None)
+        }
+    };
     progress.finish_and_clear();
     let stats = SeriesStats::from_records(&records);
     if json {
-        println!("{}", report_json(start.name(), plan, &stats));
+        let mut report = report_json(start.name(), plan, &stats);
+        if let Some(sprt) = &sprt {
+            report["sprt"] = json!(sprt);
+        }
+        println!("{report}");
     } else {
         print_table(start.name(), plan, &stats);
+        if let Some(sprt) = &sprt {
+            print_sprt(sprt);
+        }
     }
     Ok(())
+}
+
+/// The test's verdict, its ratio against the bounds, the pair counts and the Elo
+/// estimate.
+fn print_sprt(result: &SprtResult) {
+    let test = &result.test;
+    let pairs = result.pentanomial.pairs();
+    let verdict = match result.verdict {
+        Some(Verdict::H1) => format!(
+            "H1 (+{} Elo) accepted over H0 (+{} Elo)",
+            test.elo1, test.elo0
+        ),
+        Some(Verdict::H0) => format!(
+            "H0 (+{} Elo) accepted over H1 (+{} Elo)",
+            test.elo0, test.elo1
+        ),
+        None => "no verdict within the games allowed (raise --games)".to_string(),
+    };
+    println!(
+        "SPRT (alpha {}, beta {}): {verdict} after {pairs} pairs; LLR {:.2} (bounds {:.2}, {:.2})",
+        test.alpha, test.beta, result.llr, result.lower_bound, result.upper_bound
+    );
+    let [p0, p1, p2, p3, p4] = result.pentanomial.counts;
+    let elo = &result.elo;
+    println!(
+        "pairs scoring 0, ½, 1, 1½, 2: {p0}, {p1}, {p2}, {p3}, {p4}; \
+         Elo {:+.1} (95% {:+.1} to {:+.1})",
+        elo.elo, elo.ci_low, elo.ci_high
+    );
 }
 
 /// The League's score: a draw counts half a win.

@@ -9,15 +9,19 @@
 //! (Van den Bergh, "A practical introduction to the GSPRT", 2016): with N pairs, mean
 //! score per game s and per-pair variance σ²,
 //! LLR = N (s₁ − s₀)(2s − s₀ − s₁) / (2σ²), where s₀ and s₁ are the expected scores of
-//! `elo0` and `elo1` on the logistic Elo scale.
+//! `elo0` and `elo1` on the logistic Elo scale. The moments in the ratio count one pair
+//! of each kind more than were played (a weak prior), so that no handful of equal pairs
+//! can decide a test.
 
 use serde::Serialize;
 
 use super::distributions::normal_quantile;
 
-/// Added to every pentanomial count when the ratio is computed, so that a run of equal
-/// pairs (a variance of 0) gives a large, finite ratio.
-const REGULARISATION: f64 = 1e-3;
+/// Pairs of each kind assumed before any is played, when the ratio is computed: without
+/// them a run of identical pairs has no variance and one pair would decide the test
+/// (an infinite ratio). Their weight fades as pairs are played; with them a player who
+/// wins every pair by far is accepted within a few dozen pairs.
+const PRIOR_PAIRS: f64 = 1.0;
 
 /// Pair results by total score in half points: `counts[k]` pairs scored k/2 of 2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -176,7 +180,7 @@ impl Sprt {
         if pairs == 0 {
             return 0.0;
         }
-        let (score, variance) = results.moments(REGULARISATION);
+        let (score, variance) = results.moments(PRIOR_PAIRS);
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
         pairs as f64 * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
     }
