@@ -94,6 +94,10 @@ impl From<GameError> for ApiError {
 
 type ApiResult<T> = Result<T, ApiError>;
 
+/// How long a game must have been left alone before its client's next game may take its
+/// room (a page opened again leaves its last game behind).
+const IDLE_GAME: Duration = Duration::from_secs(10 * 60);
+
 /// What the handlers share.
 pub struct Server {
     games: Mutex<HashMap<u64, Entry>>,
@@ -145,19 +149,26 @@ impl Server {
     }
 
     /// Keeps `client`'s new game (dropping the least recently used one if the table is
-    /// full) and returns its first view; refused (429) when the client already keeps its
-    /// share, so that one client cannot push everyone else's games out.
+    /// full) and returns its first view. A client that already keeps its share gives up
+    /// its own game idle longest, if that one has been idle for [`IDLE_GAME`]; otherwise it
+    /// is refused (429), so that one client cannot push everyone else's games out.
     fn insert(&self, game: Box<dyn LiveGame>, client: IpAddr) -> ApiResult<View> {
         let mut games = self.table();
         let most = self.limits.max_games_per_client;
-        if games.values().filter(|e| e.client == client).count() >= most {
-            return Err(ApiError {
-                status: StatusCode::TOO_MANY_REQUESTS,
-                message: format!(
-                    "too many games: {client} already keeps {most}, the most one client may \
-                     (--max-games-per-client); play on in one of them"
-                ),
-            });
+        let own = games.iter().filter(|(_, e)| e.client == client);
+        if own.clone().count() >= most {
+            let (&idlest, entry) = own.min_by_key(|(_, e)| e.used).expect("at least one");
+            if entry.used.elapsed() < IDLE_GAME {
+                return Err(ApiError {
+                    status: StatusCode::TOO_MANY_REQUESTS,
+                    message: format!(
+                        "too many games: {client} keeps {most} games, all played in the last \
+                         {} minutes, the most one client may (--max-games-per-client)",
+                        IDLE_GAME.as_secs() / 60
+                    ),
+                });
+            }
+            games.remove(&idlest);
         }
         if games.len() >= self.limits.max_games
             && let Some(oldest) = games.iter().min_by_key(|(_, e)| e.used).map(|(&id, _)| id)
@@ -543,25 +554,52 @@ mod tests {
     use super::*;
     use crate::games::mancala::Kalah;
 
-    #[test]
-    fn games_against_one_champion_share_one_loaded_network() {
+    fn server(max_games_per_client: usize) -> Server {
         let populations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("populations");
         let limits = Limits {
             move_time: 1.0,
             max_games: 100,
-            max_games_per_client: 100,
+            max_games_per_client,
             body_time: Duration::from_secs(1),
         };
-        let server = Server::new(RunsDir::new(&populations), limits);
+        Server::new(RunsDir::new(&populations), limits)
+    }
+
+    fn kalah_against(second: &str, hint_engine: &str, seed: u64) -> NewGame {
+        NewGame {
+            game: "kalah".into(),
+            first: "human".into(),
+            second: second.into(),
+            hint_engine: hint_engine.into(),
+            seed,
+        }
+    }
+
+    #[test]
+    fn a_client_with_its_share_of_games_reuses_only_the_room_of_an_idle_one() {
+        let server = server(2);
+        let (one, other) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        let request = kalah_against("random", "heuristic:2", 1);
+        let first = server.create(&request, one).unwrap().id;
+        server.create(&request, one).unwrap();
+        let refused = server.create(&request, one).unwrap_err();
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(refused.message.contains("--max-games-per-client"));
+        server.create(&request, other).unwrap();
+        // The first game left alone long enough: the client's next game takes its room.
+        let long_ago = Instant::now().checked_sub(IDLE_GAME).unwrap();
+        server.table().get_mut(&first).unwrap().used = long_ago;
+        server.create(&request, one).unwrap();
+        assert!(server.get(&first.to_string()).is_err());
+        assert_eq!(server.table().len(), 3);
+    }
+
+    #[test]
+    fn games_against_one_champion_share_one_loaded_network() {
+        let server = server(100);
         let champion = "champion:kalah/champion.evo";
         for seed in 0..20 {
-            let request = NewGame {
-                game: "kalah".into(),
-                first: "human".into(),
-                second: champion.into(),
-                hint_engine: format!("{champion}:2"),
-                seed,
-            };
+            let request = kalah_against(champion, &format!("{champion}:2"), seed);
             server
                 .create(&request, IpAddr::from([127, 0, 0, 1]))
                 .unwrap();

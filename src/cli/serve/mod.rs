@@ -41,12 +41,14 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 5.0, value_parser = move_time)]
     move_time: f64,
     /// Most games kept at once (the least recently used is dropped for a new one). At most
-    /// 10,000: every game keeps its position history and engines in memory, and a server
-    /// should fit in a small machine's memory however its games are chosen.
+    /// 10,000, so that the games stay within a few tens of MiB: each keeps its moves and
+    /// engines (a few KiB; champion networks are shared between games).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
     max_games: u32,
-    /// Most games one client (IP address) may keep at once; it is refused more (HTTP 429),
-    /// so that one client cannot push everyone else's games out.
+    /// Most games one client (IP address) may keep at once, so that one client cannot push
+    /// everyone else's games out: past it, a new game takes the room of the client's game
+    /// idle longest if that one has been left for 10 minutes, and is refused (HTTP 429)
+    /// otherwise.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
     max_games_per_client: u32,
     /// Most connections served at once; more wait to be accepted. Each costs a file
