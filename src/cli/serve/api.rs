@@ -153,6 +153,8 @@ impl Server {
     /// its own game idle longest, if that one has been idle for [`IDLE_GAME`]; otherwise it
     /// is refused (429), so that one client cannot push everyone else's games out.
     fn insert(&self, game: Box<dyn LiveGame>, client: IpAddr) -> ApiResult<View> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let view = game.view(id);
         let mut games = self.table();
         let most = self.limits.max_games_per_client;
         let own = games.iter().filter(|(_, e)| e.client == client);
@@ -175,8 +177,6 @@ impl Server {
         {
             games.remove(&oldest);
         }
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let view = game.view(id);
         let entry = Entry {
             game: Arc::new(Mutex::new(game)),
             used: Instant::now(),
