@@ -1,6 +1,7 @@
 //! The web page in a real browser: headless Chromium, driven through WebDriver
-//! (chromedriver), opens the page, starts Kalah against `random`, plays by clicking pits,
-//! sees the engine answer, plays to the end, and takes a screenshot that must not be blank.
+//! (chromedriver), opens the page on Othello against the shipped champion, picks Kalah and
+//! a custom spec (`random`) from the player lists, plays by clicking pits, sees the engine
+//! answer, plays to the end, and takes a screenshot that must not be blank.
 //!
 //! It needs Debian's `chromium` and `chromium-driver`, so `cargo test` leaves it out
 //! (`#[ignore]`); `.ci/run` installs them and runs it with
@@ -125,6 +126,52 @@ async fn wait_for_status(client: &Client, done: impl Fn(&str) -> bool) -> String
     }
 }
 
+/// Chooses the option `value` of the list `css`.
+async fn choose(client: &Client, css: &str, value: &str) {
+    let list = client.find(Locator::Css(css)).await.unwrap();
+    list.select_by_value(value).await.unwrap();
+}
+
+async fn is_shown(client: &Client, css: &str) -> bool {
+    let element = client.find(Locator::Css(css)).await.unwrap();
+    element.is_displayed().await.unwrap()
+}
+
+/// The page opens on a game of Othello, a person against the shipped champion, its board
+/// drawn; the player lists offer it, the levels and a custom spec.
+async fn opens_on_othello_against_the_champion(client: &Client) {
+    wait_for_status(client, |s| s.starts_with("black (X) to move")).await;
+    let squares = client
+        .find_all(Locator::Css("#board circle.legal"))
+        .await
+        .unwrap();
+    assert_eq!(squares.len(), 4, "Othello's four opening moves are marked");
+    let second = client.find(Locator::Css("#second")).await.unwrap();
+    let champion = "champion:othello/champion.evo";
+    assert_eq!(
+        second.prop("value").await.unwrap().as_deref(),
+        Some(champion)
+    );
+    let mut offered = Vec::new();
+    for option in client
+        .find_all(Locator::Css("#first option"))
+        .await
+        .unwrap()
+    {
+        offered.push(option.attr("value").await.unwrap().unwrap_or_default());
+    }
+    for option in ["human", champion, "normal", "custom"] {
+        assert!(
+            offered.iter().any(|o| o == option),
+            "{option} is not offered: {offered:?}"
+        );
+    }
+    assert!(
+        !is_shown(client, "#second-spec").await,
+        "the spec box waits for custom"
+    );
+}
+
 async fn set_field(client: &Client, css: &str, value: &str) {
     let field = client.find(Locator::Css(css)).await.unwrap();
     field.clear().await.unwrap();
@@ -147,10 +194,15 @@ fn is_drawn(png: &[u8]) -> bool {
 async fn play_kalah(client: &Client, url: &str) -> Vec<u8> {
     client.goto(url).await.unwrap();
     assert_eq!(client.title().await.unwrap(), "evoboard");
-    let select = client.find(Locator::Css("#game")).await.unwrap();
-    select.select_by_value("kalah").await.unwrap();
-    set_field(client, "#first", "human").await;
-    set_field(client, "#second", "random").await;
+    opens_on_othello_against_the_champion(client).await;
+    choose(client, "#game", "kalah").await;
+    choose(client, "#first", "human").await;
+    choose(client, "#second", "custom").await;
+    assert!(
+        is_shown(client, "#second-spec").await,
+        "custom shows the spec box"
+    );
+    set_field(client, "#second-spec", "random").await;
     client
         .find(Locator::Css("#new-game"))
         .await

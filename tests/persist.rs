@@ -201,9 +201,11 @@ fn declared_lengths_beyond_the_payload_are_refused_before_anything_is_allocated(
 
 #[test]
 fn endless_and_oversized_inputs_are_refused_without_reading_them_whole() {
-    // /dev/zero never ends: the magic bytes are checked first.
+    // /dev/zero never ends: it is a device, not a regular file, so it is not read at all.
     match persist::read(Path::new("/dev/zero")) {
-        Err(PersistError::NotEvo { .. }) => {}
+        Err(PersistError::Read { error, .. }) => {
+            assert!(error.to_string().contains("not a regular file"), "{error}")
+        }
         other => panic!("{:?}", other.map(|b| b.len())),
     }
     // A sparse file past the size limit is refused by its size alone.
@@ -215,6 +217,35 @@ fn endless_and_oversized_inputs_are_refused_without_reading_them_whole() {
         Err(PersistError::TooLarge { .. }) => {}
         other => panic!("{:?}", other.map(|b| b.len())),
     }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_bounded_reader_reads_regular_files_only_and_never_waits() {
+    let dir = temp_dir("bounded");
+    let pipe = dir.join("pipe");
+    let name = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    std::fs::write(dir.join("small"), "0123456789").unwrap();
+    // A pipe with no writer would block an ordinary open forever.
+    for path in [pipe.as_path(), Path::new("/dev/zero"), dir.as_path()] {
+        let error = persist::read_limited(path, 100).unwrap_err();
+        assert!(
+            error.to_string().contains("not a regular file"),
+            "{path:?}: {error}"
+        );
+    }
+    assert!(matches!(
+        persist::read(&pipe),
+        Err(PersistError::Read { .. })
+    ));
+    assert_eq!(
+        persist::read_limited(&dir.join("small"), 10).unwrap(),
+        b"0123456789"
+    );
+    let error = persist::read_limited(&dir.join("small"), 9).unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::FileTooLarge);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -427,7 +427,8 @@ fn peak_memory_mib(pid: u32) -> Option<f64> {
 fn two_hundred_concurrent_games_against_random_are_played_to_the_end() {
     const GAMES: usize = 200;
     let root = runs_dir("load");
-    let server = Served::start(&root.join("runs"), &[]);
+    // Every client thread connects from this machine: one address keeps all the games.
+    let server = Served::start(&root.join("runs"), &["--max-games-per-client", "200"]);
     let clock = Instant::now();
     let results: Vec<(String, usize)> = std::thread::scope(|scope| {
         let players: Vec<_> = (0..GAMES)
@@ -487,5 +488,223 @@ fn the_least_recently_used_game_makes_room_for_a_new_one() {
     new_game(&server, "kalah", "human", "random");
     error(&server.get(&format!("/api/games/{}", ids[1])), 404);
     assert_eq!(server.get(&format!("/api/games/{}", ids[0])).status, 200);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Creates a named pipe at `path` (reading one with no writer would wait forever).
+fn make_fifo(path: &Path) {
+    let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+/// The error of a new Kalah game whose second player is `spec`, asserted to be a 4xx that
+/// quotes nothing secret.
+fn refused_spec(server: &Served, spec: &str) -> (u16, String) {
+    let body = format!(r#"{{"game":"kalah","first":"human","second":"{spec}"}}"#);
+    let answer = server.post("/api/games", &body);
+    assert!(
+        matches!(answer.status, 400 | 404),
+        "{spec}: {} {}",
+        answer.status,
+        answer.body
+    );
+    assert!(
+        !answer.body.contains("top secret"),
+        "{spec}: {}",
+        answer.body
+    );
+    (answer.status, error(&answer, answer.status))
+}
+
+#[test]
+fn weights_files_in_specs_are_read_only_inside_the_runs_directory_and_never_quoted() {
+    let root = runs_dir("weights");
+    let run = root.join("runs/kalah");
+    std::fs::write(root.join("secret.json"), r#"{"top secret": 1}"#).unwrap();
+    std::fs::write(run.join("weights.json"), r#"{"h1": 2, "h2": -0.5}"#).unwrap();
+    std::fs::write(
+        run.join("bad.json"),
+        "{\n  \"h1\": 1,\n  \"top secret\": 1\n}",
+    )
+    .unwrap();
+    std::fs::write(run.join("text.json"), r#""top secret""#).unwrap();
+    std::fs::write(run.join("value.json"), r#"{"h2": "top secret"}"#).unwrap();
+    std::fs::create_dir(run.join("dir.json")).unwrap();
+    make_fifo(&run.join("pipe.json"));
+    std::fs::File::create(run.join("huge.json"))
+        .unwrap()
+        .set_len(4 << 20)
+        .unwrap();
+    std::os::unix::fs::symlink(root.join("secret.json"), run.join("out.json")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", run.join("zero.json")).unwrap();
+    let server = Served::start(&root.join("runs"), &[]);
+    // Outside the runs directory: refused, without telling whether the file exists.
+    for spec in ["minimax:2:../secret.json", "minimax:2:/etc/passwd.json"] {
+        refused_spec(&server, spec);
+    }
+    let (status, linked) = refused_spec(&server, "minimax:2:kalah/out.json");
+    let (missing_status, missing) = refused_spec(&server, "minimax:2:kalah/missing.json");
+    assert_eq!(status, missing_status);
+    assert_eq!(linked.replace("out.json", "missing.json"), missing);
+    refused_spec(&server, "minimax:2:kalah/zero.json");
+    // Inside it: only regular files of a bounded size, read without waiting on a pipe.
+    for (name, reason) in [
+        ("pipe", "not a regular file"),
+        ("dir", "not a regular file"),
+        ("huge", "larger than"),
+        ("bad", "line 3 column"),
+        ("text", "a string, not an object"),
+        ("value", "the weight of 'h2' is not a finite number"),
+    ] {
+        let (status, message) = refused_spec(&server, &format!("minimax:2:kalah/{name}.json"));
+        assert_eq!(status, 400, "{message}");
+        assert!(message.contains(reason), "{name}: {message}");
+    }
+    let body = r#"{"game":"kalah","first":"human","second":"human","hint_engine":"minimax:2:../secret.json"}"#;
+    error(&server.post("/api/games", body), 400);
+    let view = new_game(&server, "kalah", "human", "minimax:2:kalah/weights.json");
+    assert_eq!(view["seats"][1]["player"], "minimax:2:kalah/weights.json");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn the_runs_viewer_follows_no_link_out_of_the_runs_directory() {
+    let root = runs_dir("viewer-links");
+    let runs = root.join("runs");
+    let shipped = runs.join("kalah");
+    std::fs::write(root.join("run.json"), r#"{"game": "top secret"}"#).unwrap();
+    std::fs::copy(shipped.join("stats.csv"), root.join("stats.csv")).unwrap();
+    // A run whose statistics and settings are links to files outside.
+    let linked = runs.join("linked");
+    std::fs::create_dir(&linked).unwrap();
+    std::os::unix::fs::symlink(root.join("stats.csv"), linked.join("stats.csv")).unwrap();
+    std::os::unix::fs::symlink(root.join("run.json"), linked.join("run.json")).unwrap();
+    // A run whose settings never end, and one whose settings are a pipe.
+    for (name, run_json) in [("zero", Some("/dev/zero")), ("piped", None)] {
+        let dir = runs.join(name);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::copy(shipped.join("stats.csv"), dir.join("stats.csv")).unwrap();
+        match run_json {
+            Some(target) => std::os::unix::fs::symlink(target, dir.join("run.json")).unwrap(),
+            None => make_fifo(&dir.join("run.json")),
+        }
+    }
+    let server = Served::start(&runs, &[]);
+    let listed = server.get("/api/runs");
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    assert!(!listed.body.contains("top secret"), "{}", listed.body);
+    let listed = listed.json();
+    let names: Vec<&str> = listed["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|run| run["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["kalah", "piped", "zero"]);
+    let answer = server.get("/api/run?name=linked");
+    assert_eq!(answer.status, 404, "{}", answer.body);
+    assert!(!answer.body.contains("top secret"));
+    for name in ["zero", "piped"] {
+        let view = server.get(&format!("/api/run?name={name}")).json();
+        assert!(view["game"].is_null(), "{view}");
+        assert!(!view["rows"].as_array().unwrap().is_empty(), "{view}");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn champions_are_named_as_the_command_line_names_them_and_only_inside_the_runs_directory() {
+    let root = runs_dir("champion-paths");
+    std::os::unix::fs::symlink(root.join("secret.txt"), root.join("runs/kalah/secret.evo"))
+        .unwrap();
+    // Started in the directory above its runs, as `evoboard serve --runs populations` is.
+    let server = Served::start_in(&root, Path::new("runs"), &[]);
+    for spec in [
+        "champion:runs/kalah/champion.evo",
+        "champion:kalah/champion.evo",
+    ] {
+        let view = new_game(&server, "kalah", "human", spec);
+        assert_eq!(view["seats"][1]["player"], spec);
+    }
+    for spec in [
+        "champion:secret.txt",
+        "champion:runs/../secret.txt",
+        "champion:runs/kalah/secret.evo",
+    ] {
+        let (_, message) = refused_spec(&server, spec);
+        if spec == "champion:secret.txt" {
+            assert!(
+                message.contains("runs directory 'runs'")
+                    && message.contains("server's working directory"),
+                "{message}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn one_client_may_keep_only_its_share_of_the_games() {
+    let root = runs_dir("per-client");
+    let server = Served::start(&root.join("runs"), &["--max-games-per-client", "3"]);
+    for _ in 0..3 {
+        new_game(&server, "kalah", "human", "champion:kalah/champion.evo");
+    }
+    let body = r#"{"game":"kalah","first":"human","second":"random"}"#;
+    let message = error(&server.post("/api/games", body), 429);
+    assert!(message.contains("--max-games-per-client"), "{message}");
+    // More games than a server can hold is refused at start (the address, which cannot
+    // be listened on, only ends a server that accepted the flag).
+    for flag in ["--max-games", "--max-games-per-client"] {
+        let output = common::evoboard(&["serve", "--addr", "192.0.2.1:9", flag, "10001"]);
+        let message = common::error_line(&output);
+        assert!(message.contains("10000"), "{flag}: {message}");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Opens a connection to `server`, sends `bytes`, and returns everything the server sends
+/// before it closes the connection (the read times out only if the server never does).
+fn send_and_wait_for_close(server: &Served, bytes: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    stream.write_all(bytes).unwrap();
+    let mut answer = Vec::new();
+    stream
+        .read_to_end(&mut answer)
+        .expect("the server closes the connection");
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[test]
+fn slow_and_idle_connections_are_closed_and_their_number_is_bounded() {
+    let root = runs_dir("connections");
+    let flags = [
+        "--header-timeout",
+        "1",
+        "--body-timeout",
+        "1",
+        "--max-connections",
+        "2",
+    ];
+    let server = Served::start(&root.join("runs"), &flags);
+    // Half a request line, or nothing at all: closed.
+    send_and_wait_for_close(&server, b"GET / HT");
+    send_and_wait_for_close(&server, b"");
+    // Headers in time, but a body that stops: 408.
+    let partial = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"game\"";
+    let answer = send_and_wait_for_close(&server, partial);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 1 s"), "{answer}");
+    // Two idle connections fill the server; a request waits until they are closed.
+    let idle: Vec<_> = (0..2)
+        .map(|_| std::net::TcpStream::connect(&server.address).unwrap())
+        .collect();
+    assert_eq!(server.get("/api/runs").status, 200);
+    drop(idle);
     std::fs::remove_dir_all(&root).unwrap();
 }

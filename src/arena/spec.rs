@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use crate::arena::panel::search_spec;
 use crate::champion::Champion;
+use crate::eval::neural::NeuralEvaluator;
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
 use crate::persist::PersistError;
 use crate::search::MAX_DEPTH;
@@ -72,6 +73,18 @@ pub enum AgentKind {
         path: PathBuf,
     },
 }
+
+/// A champion file loaded to play: its network, shared by every agent built from it, and
+/// the depth it was trained at.
+#[derive(Clone, Debug)]
+pub struct LoadedChampion {
+    pub network: Arc<NeuralEvaluator>,
+    pub depth: u32,
+}
+
+/// Where agents get the champion files their specs name (by path): loaded afresh by
+/// [`AgentSpec::load_champion`], or from a cache that shares them between agents.
+pub type ChampionLoader<'a> = &'a dyn Fn(&Path) -> Result<LoadedChampion, SpecError>;
 
 /// A parsed agent spec; [`AgentSpec::build`] turns it into an agent for a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -226,7 +239,15 @@ impl AgentSpec {
     /// Builds the agent for game `G` (whose positions look like `start`), resolving
     /// evaluator names and loading champion files for that game.
     pub fn build<G: NamedEvaluators>(&self, start: &G) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let base: Box<dyn Agent<G>> = match (&self.kind, self.searcher(start)?) {
+        self.build_with(&|path| self.load_champion(path, start))
+    }
+
+    /// [`AgentSpec::build`], with champion files from `load`.
+    pub fn build_with<G: NamedEvaluators>(
+        &self,
+        load: ChampionLoader<'_>,
+    ) -> Result<Box<dyn Agent<G>>, SpecError> {
+        let base: Box<dyn Agent<G>> = match (&self.kind, self.searcher_with(load)?) {
             (_, Some(agent)) => Box::new(agent),
             (AgentKind::First, None) => Box::new(FirstMoveAgent),
             (_, None) => Box::new(RandomAgent),
@@ -279,6 +300,14 @@ impl AgentSpec {
         &self,
         start: &G,
     ) -> Result<Option<SearchAgent<G>>, SpecError> {
+        self.searcher_with(&|path| self.load_champion(path, start))
+    }
+
+    /// [`AgentSpec::searcher`], with champion files from `load`.
+    pub fn searcher_with<G: NamedEvaluators>(
+        &self,
+        load: ChampionLoader<'_>,
+    ) -> Result<Option<SearchAgent<G>>, SpecError> {
         let evaluator = |name: &str| {
             G::evaluator(name).map_err(|source| SpecError::Evaluator {
                 spec: self.text.clone(),
@@ -294,7 +323,7 @@ impl AgentSpec {
                 evaluator: name,
             } => SearchAgent::new(*depth, evaluator(name)?, label),
             AgentKind::Champion { path, depth } => {
-                let champion = self.load_champion(path, start)?;
+                let champion = load(path)?;
                 let depth = depth.unwrap_or(champion.depth);
                 if depth > UNTIMED_DEPTH && move_time.is_none() {
                     return Err(SpecError::Malformed {
@@ -305,11 +334,10 @@ impl AgentSpec {
                         ),
                     });
                 }
-                SearchAgent::new(depth, Arc::new(champion.evaluator(start)), label)
+                SearchAgent::new(depth, champion.network, label)
             }
             AgentKind::Nmm { depth, width, path } => {
-                let ranker: SharedEvaluator<G> =
-                    Arc::new(self.load_champion(path, start)?.evaluator(start));
+                let ranker: SharedEvaluator<G> = load(path)?.network;
                 SearchAgent {
                     pruning: Some((ranker, *width)),
                     ..SearchAgent::new(*depth, evaluator("stores")?, label)
@@ -319,11 +347,12 @@ impl AgentSpec {
         Ok(Some(SearchAgent { move_time, ..agent }))
     }
 
-    fn load_champion<G: NamedEvaluators>(
+    /// Loads the champion file at `path` (named by this spec) to play game `G`.
+    pub fn load_champion<G: NamedEvaluators>(
         &self,
         path: &Path,
         start: &G,
-    ) -> Result<Champion, SpecError> {
+    ) -> Result<LoadedChampion, SpecError> {
         let champion =
             Champion::load(path, start.name()).map_err(|source| SpecError::Champion {
                 spec: self.text.clone(),
@@ -335,6 +364,9 @@ impl AgentSpec {
                 spec: self.text.clone(),
                 reason,
             })?;
-        Ok(champion)
+        Ok(LoadedChampion {
+            network: Arc::new(champion.evaluator(start)),
+            depth: champion.depth,
+        })
     }
 }

@@ -5,9 +5,12 @@
 //! sets). The game computes them once per evaluation as its [`Featured::Context`], which
 //! every feature then reads; games whose features share nothing use `()`.
 
-use std::collections::BTreeMap;
+use std::fmt;
 use std::marker::PhantomData;
+use std::path::Path;
 use std::sync::Arc;
+
+use serde::de::{DeserializeSeed, Error as _, MapAccess, Visitor};
 
 use crate::eval::{Evaluator, EvaluatorError, SharedEvaluator};
 use crate::games::{Game, Player};
@@ -45,6 +48,9 @@ pub struct Feature<G: Featured> {
 pub fn feature_names<G: Featured>() -> Vec<&'static str> {
     G::FEATURES.iter().map(|feature| feature.name).collect()
 }
+
+/// The largest weights file read: a few dozen names and numbers take a few hundred bytes.
+pub const MAX_WEIGHTS_BYTES: u64 = 1 << 20;
 
 /// Σ weight × feature over a game's feature table.
 pub struct WeightedSum<G> {
@@ -108,28 +114,21 @@ impl<G: Game + Featured> WeightedSum<G> {
         Ok(WeightedSum::with(weights))
     }
 
+    /// Reads a weights file: a regular file of at most [`MAX_WEIGHTS_BYTES`], read through
+    /// the bounded reader. Errors say what is wrong and where, never quoting the file.
     fn from_json_file(path: &str) -> Result<WeightedSum<G>, EvaluatorError> {
         let failure = |reason: String| EvaluatorError::WeightsFile {
             path: path.to_string(),
             reason,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| failure(e.to_string()))?;
-        let given: BTreeMap<String, f32> =
-            serde_json::from_str(&text).map_err(|e| failure(e.to_string()))?;
-        let mut sum = WeightedSum::defaults();
-        for (name, weight) in given {
-            if !weight.is_finite() {
-                return Err(failure(format!(
-                    "the weight of '{name}' is not a finite number"
-                )));
-            }
-            let index = G::FEATURES
-                .iter()
-                .position(|f| f.name == name)
-                .ok_or_else(|| failure(format!("unknown feature '{name}'")))?;
-            sum.weights[index] = weight;
-        }
-        Ok(sum)
+        let bytes = crate::persist::read_limited(Path::new(path), MAX_WEIGHTS_BYTES)
+            .map_err(|e| failure(e.to_string()))?;
+        let mut reader = serde_json::Deserializer::from_slice(&bytes);
+        let weights = WeightsSeed::<G>(PhantomData)
+            .deserialize(&mut reader)
+            .and_then(|weights| reader.end().map(|()| weights))
+            .map_err(|e| failure(e.to_string()))?;
+        Ok(WeightedSum::with(weights))
     }
 
     /// Shares it as an evaluator.
@@ -154,4 +153,83 @@ impl<G: Game + Featured> Evaluator<G> for WeightedSum<G> {
             .map(|(f, w)| w * (f.value)(&evaluated))
             .sum()
     }
+}
+
+/// Reads a JSON object of weights by feature name into one weight per feature of `G`
+/// (defaults for the names it leaves out). Its errors name the feature or the kind of
+/// value at fault, never the file's text, and the JSON reader adds the line and column.
+struct WeightsSeed<G>(PhantomData<fn() -> G>);
+
+impl<'de, G: Featured> DeserializeSeed<'de> for WeightsSeed<G> {
+    type Value = Vec<f32>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, reader: D) -> Result<Vec<f32>, D::Error> {
+        reader.deserialize_any(self)
+    }
+}
+
+impl<'de, G: Featured> Visitor<'de> for WeightsSeed<G> {
+    type Value = Vec<f32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object of weights by feature name")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<f32>, A::Error> {
+        let mut weights: Vec<f32> = G::FEATURES.iter().map(|f| f.default_weight).collect();
+        while let Some(name) = map.next_key::<String>()? {
+            let Some(index) = G::FEATURES.iter().position(|f| f.name == name) else {
+                return Err(A::Error::custom(format!(
+                    "a name that is not a feature (the features are {})",
+                    feature_names::<G>().join(", ")
+                )));
+            };
+            let feature = G::FEATURES[index].name;
+            let weight = map
+                .next_value::<serde_json::Value>()?
+                .as_f64()
+                .map(|w| w as f32)
+                .filter(|w| w.is_finite())
+                .ok_or_else(|| {
+                    A::Error::custom(format!("the weight of '{feature}' is not a finite number"))
+                })?;
+            weights[index] = weight;
+        }
+        Ok(weights)
+    }
+
+    // Anything but an object: say what it is, never what it holds.
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Vec<f32>, E> {
+        Err(not_an_object("a string"))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Vec<f32>, E> {
+        Err(not_an_object("true or false"))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Vec<f32>, E> {
+        Err(not_an_object("a number"))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Vec<f32>, E> {
+        Err(not_an_object("a number"))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Vec<f32>, E> {
+        Err(not_an_object("a number"))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Vec<f32>, E> {
+        Err(not_an_object("null"))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Vec<f32>, A::Error> {
+        Err(not_an_object("a list"))
+    }
+}
+
+fn not_an_object<E: serde::de::Error>(found: &str) -> E {
+    E::custom(format!(
+        "the file holds {found}, not an object of weights by feature name"
+    ))
 }

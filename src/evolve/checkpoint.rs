@@ -16,6 +16,9 @@ use crate::nn::Architecture;
 use crate::persist::{self, FileKind, PersistError};
 use crate::rng::GameRng;
 
+/// The largest `run.json` read: a run's settings and its network's layout take a few KiB.
+pub const MAX_RUN_JSON_BYTES: u64 = 1 << 20;
+
 /// Everything needed to continue a run exactly: written after every generation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolutionState {
@@ -155,14 +158,15 @@ impl RunDir {
         self.dir.join(format!("gen-{generation:05}.evo"))
     }
 
-    /// Reads `run.json`.
+    /// Reads `run.json` (a regular file of at most [`MAX_RUN_JSON_BYTES`]).
     pub fn read_info(&self) -> Result<RunInfo, EvolveError> {
         let no_run = |reason: String| EvolveError::NoRun {
             path: self.dir.display().to_string(),
             reason,
         };
-        let text = std::fs::read_to_string(self.run_json()).map_err(|e| no_run(e.to_string()))?;
-        serde_json::from_str(&text).map_err(|e| no_run(e.to_string()))
+        let bytes = persist::read_limited(&self.run_json(), MAX_RUN_JSON_BYTES)
+            .map_err(|e| no_run(e.to_string()))?;
+        serde_json::from_slice(&bytes).map_err(|e| no_run(e.to_string()))
     }
 
     /// The generations that have a checkpoint file.

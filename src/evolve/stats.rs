@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::WinRecord;
 use crate::csv_rows::{self, Fixed, column_names};
+use crate::persist;
 
 /// What a generation produced (wall time is kept apart: it is the one thing that differs
 /// between identical runs, and checkpoints must not).
@@ -118,10 +119,16 @@ pub fn csv_text(
     csv_rows::csv_text(&header, rows, csv::QuoteStyle::Necessary)
 }
 
-/// Every row of the `stats.csv` at `path`, in order. Each row is read on its own, so a
-/// caller chooses how strict to be with a damaged one.
+/// The largest `stats.csv` read: a generation's row takes a few hundred bytes, so runs
+/// hundreds of times longer than any preset's fit.
+pub const MAX_STATS_BYTES: u64 = 64 << 20;
+
+/// Every row of the `stats.csv` at `path` (a regular file of at most [`MAX_STATS_BYTES`]),
+/// in order. Each row is read on its own, so a caller chooses how strict to be with a
+/// damaged one.
 pub fn read_stats_csv(path: &Path) -> Result<Vec<Result<StatsRecord, csv::Error>>, csv::Error> {
-    let mut reader = csv::Reader::from_path(path)?;
+    let bytes = persist::read_limited(path, MAX_STATS_BYTES)?;
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
     let headers = reader.headers()?.clone();
     let named: Vec<(usize, String)> = headers
         .iter()

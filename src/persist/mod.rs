@@ -6,8 +6,10 @@
 //! game name · payload length (u64) · payload (bincode) · CRC-32 of everything before (u32).
 
 mod atomic;
+mod bounded;
 
 pub use atomic::{remove_stale_temp_files, write_atomic};
+pub use bounded::{open_regular, read_limited};
 
 use std::path::{Path, PathBuf};
 
@@ -303,9 +305,9 @@ pub fn load<T: DeserializeOwned>(
     decode(path, &read(path)?, kind, game)
 }
 
-/// The bytes of the file at `path`: refused unread when it is larger than
-/// [`MAX_FILE_BYTES`], and after its first bytes when they are not the magic bytes (so a
-/// device or pipe that never ends is not read to its end).
+/// The bytes of the file at `path`: refused unread when it is not a regular file or is
+/// larger than [`MAX_FILE_BYTES`] (see [`open_regular`]), and after its first bytes when
+/// they are not the magic bytes.
 pub fn read(path: &Path) -> Result<Vec<u8>, PersistError> {
     use std::io::Read;
     let failed = |error| PersistError::Read {
@@ -315,10 +317,13 @@ pub fn read(path: &Path) -> Result<Vec<u8>, PersistError> {
     let too_large = || PersistError::TooLarge {
         path: path.to_path_buf(),
     };
-    let file = std::fs::File::open(path).map_err(failed)?;
-    if file.metadata().map_err(failed)?.len() > MAX_FILE_BYTES {
-        return Err(too_large());
-    }
+    let file = open_regular(path, MAX_FILE_BYTES).map_err(|error| {
+        if error.kind() == std::io::ErrorKind::FileTooLarge {
+            too_large()
+        } else {
+            failed(error)
+        }
+    })?;
     let mut reader = file.take(MAX_FILE_BYTES + 1);
     let mut bytes = Vec::new();
     (&mut reader)

@@ -42,7 +42,13 @@ impl Answer {
 impl Served {
     /// Starts the server on a free loopback port, watching `runs`, with `extra` flags.
     pub fn start(runs: &Path, extra: &[&str]) -> Served {
+        Served::start_in(Path::new("."), runs, extra)
+    }
+
+    /// [`Served::start`] with `dir` as the server's working directory.
+    pub fn start_in(dir: &Path, runs: &Path, extra: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+            .current_dir(dir)
             .args(["serve", "--addr", "127.0.0.1:0", "--runs"])
             .arg(runs)
             .args(extra)

@@ -2,20 +2,23 @@
 //! request can cause answers a 4xx (or, for a fault of ours, 500) with `{"error": "…"}`.
 
 use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use super::champions::Champions;
 use super::live::{LiveGame, Setup, Table, View};
 use super::runs::RunsDir;
 use crate::arena::AgentSpec;
@@ -91,15 +94,30 @@ impl From<GameError> for ApiError {
 
 type ApiResult<T> = Result<T, ApiError>;
 
+/// How long a game must have been left alone before its client's next game may take its
+/// room (a page opened again leaves its last game behind).
+const IDLE_GAME: Duration = Duration::from_secs(10 * 60);
+
 /// What the handlers share.
 pub struct Server {
     games: Mutex<HashMap<u64, Entry>>,
     next_id: AtomicU64,
     runs: RunsDir,
+    champions: Champions,
+    limits: Limits,
+}
+
+/// What the server allows a request.
+#[derive(Clone, Debug)]
+pub struct Limits {
     /// Longest an engine move or a hint search may take (seconds).
-    move_time: f64,
+    pub move_time: f64,
     /// Most games kept at once; the least recently used goes when a new one needs room.
-    max_games: usize,
+    pub max_games: usize,
+    /// Most games one client (IP address) may keep at once.
+    pub max_games_per_client: usize,
+    /// Longest a request's body may take to arrive.
+    pub body_time: Duration,
 }
 
 /// A game shared between the requests that act on it, one at a time.
@@ -108,16 +126,18 @@ type SharedGame = Arc<Mutex<Box<dyn LiveGame>>>;
 struct Entry {
     game: SharedGame,
     used: Instant,
+    /// Who asked for it.
+    client: IpAddr,
 }
 
 impl Server {
-    pub fn new(runs: RunsDir, move_time: f64, max_games: usize) -> Server {
+    pub fn new(runs: RunsDir, limits: Limits) -> Server {
         Server {
             games: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             runs,
-            move_time,
-            max_games,
+            champions: Champions::default(),
+            limits,
         }
     }
 
@@ -128,13 +148,31 @@ impl Server {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Keeps a new game (dropping the least recently used one if the table is full) and
-    /// returns its first view.
-    fn insert(&self, game: Box<dyn LiveGame>) -> View {
+    /// Keeps `client`'s new game (dropping the least recently used one if the table is
+    /// full) and returns its first view. A client that already keeps its share gives up
+    /// its own game idle longest, if that one has been idle for [`IDLE_GAME`]; otherwise it
+    /// is refused (429), so that one client cannot push everyone else's games out.
+    fn insert(&self, game: Box<dyn LiveGame>, client: IpAddr) -> ApiResult<View> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let view = game.view(id);
         let mut games = self.table();
-        if games.len() >= self.max_games
+        let most = self.limits.max_games_per_client;
+        let own = games.iter().filter(|(_, e)| e.client == client);
+        if own.clone().count() >= most {
+            let (&idlest, entry) = own.min_by_key(|(_, e)| e.used).expect("at least one");
+            if entry.used.elapsed() < IDLE_GAME {
+                return Err(ApiError {
+                    status: StatusCode::TOO_MANY_REQUESTS,
+                    message: format!(
+                        "too many games: {client} keeps {most} games, all played in the last \
+                         {} minutes, the most one client may (--max-games-per-client)",
+                        IDLE_GAME.as_secs() / 60
+                    ),
+                });
+            }
+            games.remove(&idlest);
+        }
+        if games.len() >= self.limits.max_games
             && let Some(oldest) = games.iter().min_by_key(|(_, e)| e.used).map(|(&id, _)| id)
         {
             games.remove(&oldest);
@@ -142,9 +180,10 @@ impl Server {
         let entry = Entry {
             game: Arc::new(Mutex::new(game)),
             used: Instant::now(),
+            client,
         };
         games.insert(id, entry);
-        view
+        Ok(view)
     }
 
     fn get(&self, id: &str) -> ApiResult<(u64, SharedGame)> {
@@ -156,22 +195,60 @@ impl Server {
         Ok((id, Arc::clone(&entry.game)))
     }
 
-    /// A spec from the page, made safe to run here: champion files only from inside the
-    /// runs directory, and every search stopped after the server's move time.
+    /// A spec from the page, made safe to run here: every file it names (champions,
+    /// weights) only from inside the runs directory, and every search stopped after the
+    /// server's move time.
     fn engine_spec(&self, text: &str) -> ApiResult<AgentSpec> {
         let mut spec: AgentSpec = text.parse()?;
         match &mut spec.kind {
             AgentKind::Champion { path, .. } | AgentKind::Nmm { path, .. } => {
-                *path = self.runs.champion_file(path)?;
+                *path = self.runs.spec_file(path)?;
+            }
+            AgentKind::Minimax { evaluator, .. } if evaluator.ends_with(".json") => {
+                *evaluator = self
+                    .runs
+                    .spec_file(std::path::Path::new(evaluator))?
+                    .to_str()
+                    .filter(|real| real.ends_with(".json"))
+                    .ok_or_else(|| {
+                        ApiError::bad_request(format!("'{evaluator}' is not a .json file"))
+                    })?
+                    .to_string();
             }
             AgentKind::Random | AgentKind::First | AgentKind::Minimax { .. } => {}
         }
         let searches = !matches!(spec.kind, AgentKind::Random | AgentKind::First);
         if searches {
-            let asked = spec.move_time.unwrap_or(self.move_time);
-            spec.move_time = Some(asked.min(self.move_time));
+            let most = self.limits.move_time;
+            spec.move_time = Some(spec.move_time.unwrap_or(most).min(most));
         }
         Ok(spec)
+    }
+
+    /// Sets up the game `request` asks for and keeps it for `client`.
+    fn create(&self, request: &NewGame, client: IpAddr) -> ApiResult<View> {
+        let name = <GameName as clap::ValueEnum>::from_str(&request.game, true).map_err(|_| {
+            ApiError::bad_request(format!(
+                "unknown game '{}': use othello, kalah, oware, congklak or congkak",
+                request.game
+            ))
+        })?;
+        let seat = |text: &str| -> ApiResult<Option<AgentSpec>> {
+            match text {
+                "human" => Ok(None),
+                spec => self.engine_spec(spec).map(Some),
+            }
+        };
+        let setup = Setup {
+            players: [seat(&request.first)?, seat(&request.second)?],
+            hint_engine: self.engine_spec(&request.hint_engine)?,
+            seed: request.seed,
+        };
+        let champions = &self.champions;
+        let game: Box<dyn LiveGame> = with_game!(name, |start| Box::new(Table::new(
+            start, &setup, champions
+        )?));
+        self.insert(game, client)
     }
 }
 
@@ -198,8 +275,43 @@ pub fn router(server: Arc<Server>) -> Router {
                 message: "method not allowed here".into(),
             }
         })
+        .layer(from_fn_with_state(Arc::clone(&server), body_in_time))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
+}
+
+/// Reads a request's body whole before its handler runs, answering 408 when it does not
+/// arrive within the server's body time (a client sending a byte a minute holds no
+/// connection for long).
+async fn body_in_time(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let read = Bytes::from_request(Request::from_parts(parts.clone(), body), &());
+    match tokio::time::timeout(server.limits.body_time, read).await {
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Ok(Err(rejection)) => body_error(rejection).into_response(),
+        Err(_) => ApiError {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message: format!(
+                "the request body did not arrive within {} s",
+                server.limits.body_time.as_secs_f64()
+            ),
+        }
+        .into_response(),
+    }
+}
+
+/// Why a request's body could not be read (too large, broken off).
+fn body_error(rejection: BytesRejection) -> ApiError {
+    ApiError {
+        status: rejection.status(),
+        message: format!(
+            "the request body could not be read: {}",
+            rejection.body_text()
+        ),
+    }
 }
 
 async fn page() -> impl IntoResponse {
@@ -226,13 +338,7 @@ async fn style() -> impl IntoResponse {
 /// A JSON body read into `T`, or the 4xx that says why not (too large, not JSON, wrong
 /// fields). An empty body reads as `{}`.
 fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
-    let bytes = body.map_err(|rejection| ApiError {
-        status: rejection.status(),
-        message: format!(
-            "the request body could not be read: {}",
-            rejection.body_text()
-        ),
-    })?;
+    let bytes = body.map_err(body_error)?;
     let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"{}"
     } else {
@@ -308,31 +414,13 @@ fn default_seed() -> u64 {
 
 async fn new_game(
     State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, axum::Json<View>)> {
     let request: NewGame = json_body(body)?;
-    let name = <GameName as clap::ValueEnum>::from_str(&request.game, true).map_err(|_| {
-        ApiError::bad_request(format!(
-            "unknown game '{}': use othello, kalah, oware, congklak or congkak",
-            request.game
-        ))
-    })?;
-    let seat = |text: &str| -> ApiResult<Option<AgentSpec>> {
-        match text {
-            "human" => Ok(None),
-            spec => server.engine_spec(spec).map(Some),
-        }
-    };
-    let setup = Setup {
-        players: [seat(&request.first)?, seat(&request.second)?],
-        hint_engine: server.engine_spec(&request.hint_engine)?,
-        seed: request.seed,
-    };
-    let state = Arc::clone(&server);
     blocking(move || {
-        let game: Box<dyn LiveGame> =
-            with_game!(name, |start| Box::new(Table::new(start, &setup)?));
-        Ok((StatusCode::CREATED, axum::Json(state.insert(game))))
+        let view = server.create(&request, client.ip())?;
+        Ok((StatusCode::CREATED, axum::Json(view)))
     })
     .await
 }
@@ -413,7 +501,7 @@ async fn hints(
     let Query(request) = query.map_err(|r| ApiError::bad_request(r.body_text()))?;
     let player = side(request.side)?;
     let (_, game) = server.get(&path_id(id)?)?;
-    let seconds = server.move_time;
+    let seconds = server.limits.move_time;
     blocking(move || {
         let game = game.lock().unwrap_or_else(|p| p.into_inner());
         game.hints(player, seconds).map(axum::Json)
@@ -459,4 +547,77 @@ async fn show_run(
     let Query(request) = query.map_err(|r| ApiError::bad_request(r.body_text()))?;
     let runs = server.runs.clone();
     blocking(move || runs.run(&request.name).map(axum::Json)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mancala::Kalah;
+
+    fn server(max_games_per_client: usize) -> Server {
+        let populations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("populations");
+        let limits = Limits {
+            move_time: 1.0,
+            max_games: 100,
+            max_games_per_client,
+            body_time: Duration::from_secs(1),
+        };
+        Server::new(RunsDir::new(&populations), limits)
+    }
+
+    fn kalah_against(second: &str, hint_engine: &str, seed: u64) -> NewGame {
+        NewGame {
+            game: "kalah".into(),
+            first: "human".into(),
+            second: second.into(),
+            hint_engine: hint_engine.into(),
+            seed,
+        }
+    }
+
+    #[test]
+    fn a_client_with_its_share_of_games_reuses_only_the_room_of_an_idle_one() {
+        let server = server(2);
+        let (one, other) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        let request = kalah_against("random", "heuristic:2", 1);
+        let first = server.create(&request, one).unwrap().id;
+        server.create(&request, one).unwrap();
+        let refused = server.create(&request, one).unwrap_err();
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(refused.message.contains("--max-games-per-client"));
+        server.create(&request, other).unwrap();
+        // The first game left alone long enough: the client's next game takes its room.
+        let long_ago = Instant::now().checked_sub(IDLE_GAME).unwrap();
+        server.table().get_mut(&first).unwrap().used = long_ago;
+        server.create(&request, one).unwrap();
+        assert!(server.get(&first.to_string()).is_err());
+        assert_eq!(server.table().len(), 3);
+    }
+
+    #[test]
+    fn games_against_one_champion_share_one_loaded_network() {
+        let server = server(100);
+        let champion = "champion:kalah/champion.evo";
+        for seed in 0..20 {
+            let request = kalah_against(champion, &format!("{champion}:2"), seed);
+            server
+                .create(&request, IpAddr::from([127, 0, 0, 1]))
+                .unwrap();
+        }
+        let spec: AgentSpec = champion.parse().unwrap();
+        let path = server
+            .runs
+            .spec_file(std::path::Path::new("kalah/champion.evo"))
+            .unwrap();
+        let start = Kalah::game(6, 4, false);
+        let network = server.champions.get(&spec, &path, &start).unwrap().network;
+        let again = server.champions.get(&spec, &path, &start).unwrap().network;
+        assert!(Arc::ptr_eq(&network, &again));
+        // Each game's engine and hint engine hold the very network the cache hands out.
+        assert!(
+            Arc::strong_count(&network) >= 2 + 40,
+            "{}",
+            Arc::strong_count(&network)
+        );
+    }
 }

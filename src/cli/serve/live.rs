@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::api::ApiError;
 use super::board::{Drawing, Drawn};
+use super::champions::Champions;
 use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::games::joint::{gather_move, is_joint, parse_part};
 use crate::games::{Game, Player};
@@ -136,16 +137,22 @@ pub struct Setup {
 }
 
 impl<G: Drawn> Table<G> {
-    pub fn new(start: G, setup: &Setup) -> Result<Table<G>, ApiError> {
+    /// A new game from `start`, its engines playing the champions shared in `champions`.
+    pub fn new(start: G, setup: &Setup, champions: &Champions) -> Result<Table<G>, ApiError> {
         let seat = |index: usize| -> Result<Seat<G>, ApiError> {
             Ok(match &setup.players[index] {
                 None => Seat::Person,
-                Some(spec) => Seat::Engine(spec.build(&start)?),
+                Some(spec) => {
+                    Seat::Engine(spec.build_with(&|path| champions.get(spec, path, &start))?)
+                }
             })
         };
-        let hint_engine = setup.hint_engine.searcher(&start)?.ok_or_else(|| {
-            ApiError::bad_request("the hint engine must search (e.g. heuristic:4)")
-        })?;
+        let hint = &setup.hint_engine;
+        let hint_engine = hint
+            .searcher_with(&|path| champions.get(hint, path, &start))?
+            .ok_or_else(|| {
+                ApiError::bad_request("the hint engine must search (e.g. heuristic:4)")
+            })?;
         Ok(Table {
             seats: [seat(0)?, seat(1)?],
             specs: [0, 1].map(|i| match &setup.players[i] {

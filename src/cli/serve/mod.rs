@@ -4,6 +4,7 @@
 
 mod api;
 mod board;
+mod champions;
 mod live;
 mod runs;
 
@@ -12,8 +13,16 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
+use axum::Router;
+use axum::extract::ConnectInfo;
 use clap::Args;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Semaphore, watch};
 
 use crate::cli::nboard::move_time;
 use crate::cli::{BadInput, CliResult};
@@ -31,10 +40,32 @@ pub struct ServeArgs {
     /// at the deepest iteration finished in time).
     #[arg(long, default_value_t = 5.0, value_parser = move_time)]
     move_time: f64,
-    /// Most games kept at once (the least recently used is dropped for a new one).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    /// Most games kept at once (the least recently used is dropped for a new one). At most
+    /// 10,000, so that the games stay within a few tens of MiB: each keeps its moves and
+    /// engines (a few KiB; champion networks are shared between games).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
     max_games: u32,
+    /// Most games one client (IP address) may keep at once, so that one client cannot push
+    /// everyone else's games out: past it, a new game takes the room of the client's game
+    /// idle longest if that one has been left for 10 minutes, and is refused (HTTP 429)
+    /// otherwise.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
+    max_games_per_client: u32,
+    /// Most connections served at once; more wait to be accepted. Each costs a file
+    /// descriptor, and the process has a limited number of them.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_connections: u32,
+    /// Seconds a client has to send a request's headers (also how long an idle
+    /// connection stays open); tests shorten it.
+    #[arg(long, default_value_t = 10.0, value_parser = move_time, hide = true)]
+    header_timeout: f64,
+    /// Seconds a client has to send a request's body once its headers arrived.
+    #[arg(long, default_value_t = 30.0, value_parser = move_time, hide = true)]
+    body_timeout: f64,
 }
+
+/// The bound of `--max-games` and `--max-games-per-client`.
+const MAX_GAMES: i64 = 10_000;
 
 pub fn run(args: &ServeArgs) -> CliResult {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -49,7 +80,13 @@ async fn serve(args: &ServeArgs) -> CliResult {
         .map_err(|error| BadInput(format!("cannot listen on {}: {error}", args.addr)))?;
     let address = listener.local_addr()?;
     let runs = runs::RunsDir::new(&args.runs);
-    let server = api::Server::new(runs, args.move_time, args.max_games as usize);
+    let limits = api::Limits {
+        move_time: args.move_time,
+        max_games: args.max_games as usize,
+        max_games_per_client: args.max_games_per_client as usize,
+        body_time: Duration::from_secs_f64(args.body_timeout),
+    };
+    let server = api::Server::new(runs, limits);
     let reach = if address.ip().is_loopback() {
         "this machine only"
     } else {
@@ -59,11 +96,102 @@ async fn serve(args: &ServeArgs) -> CliResult {
     println!("runs from {}", args.runs.display());
     use std::io::Write;
     std::io::stdout().flush()?;
-    axum::serve(listener, api::router(Arc::new(server)))
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    let connections = Connections {
+        header_time: Duration::from_secs_f64(args.header_timeout),
+        most: args.max_connections,
+    };
+    connections
+        .serve(listener, api::router(Arc::new(server)), shutdown_signal())
+        .await;
     println!("stopped");
     Ok(())
+}
+
+/// How connections are served: at most `most` at once (the rest wait in the listen
+/// queue, costing no file descriptor), each closed when a request's headers (or the next
+/// request on an idle connection) take longer than `header_time`.
+struct Connections {
+    header_time: Duration,
+    most: u32,
+}
+
+impl Connections {
+    /// Serves `app` on `listener` until `shutdown` resolves, then lets the open requests
+    /// finish and returns once every connection has closed.
+    async fn serve(&self, listener: TcpListener, app: Router, shutdown: impl Future<Output = ()>) {
+        let permits = Arc::new(Semaphore::new(self.most as usize));
+        let (stop, stopping) = watch::channel(());
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            let next = async {
+                let permit = Arc::clone(&permits)
+                    .acquire_owned()
+                    .await
+                    .expect("the semaphore is never closed");
+                (permit, listener.accept().await)
+            };
+            let (permit, accepted) = tokio::select! {
+                next = next => next,
+                () = &mut shutdown => break,
+            };
+            match accepted {
+                Ok((stream, peer)) => {
+                    let connection = self.connection(stream, peer, app.clone(), stopping.clone());
+                    tokio::spawn(async move {
+                        connection.await;
+                        drop(permit);
+                    });
+                }
+                Err(error) => accept_failed(error).await,
+            }
+        }
+        drop(stop);
+        // Each connection holds a permit until it closes: all of them back means all closed.
+        let _ = permits.acquire_many(self.most).await;
+    }
+
+    /// Serves one connection from `peer` until it closes, or until `stopping` says the
+    /// server stops (then the request in progress is answered first).
+    fn connection(
+        &self,
+        stream: TcpStream,
+        peer: SocketAddr,
+        app: Router,
+        mut stopping: watch::Receiver<()>,
+    ) -> impl Future<Output = ()> + use<> {
+        let router = TowerToHyperService::new(app);
+        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            hyper::service::Service::call(&router, request)
+        });
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(self.header_time);
+        let connection = builder.serve_connection(TokioIo::new(stream), service);
+        async move {
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stopping.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        }
+    }
+}
+
+/// After a failed accept: a connection that broke off before it was accepted costs
+/// nothing; anything else (out of file descriptors) gets a pause before the next try.
+async fn accept_failed(error: std::io::Error) {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    if !matches!(
+        error.kind(),
+        ConnectionAborted | ConnectionRefused | ConnectionReset
+    ) {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
 }
 
 /// Resolves on Ctrl-C (or SIGTERM): hint searches in progress are told to stop, engine

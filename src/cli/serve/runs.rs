@@ -1,13 +1,16 @@
 //! The runs under `--runs`: listing them, reading one's statistics for the charts, and the
 //! one gate every file path from a request passes, so nothing outside the directory is
-//! ever read (no `..`, no absolute path, no symbolic link leading out).
+//! ever read (no `..`, no absolute path, no symbolic link leading out). The files found
+//! are read through the bounded reader: regular files only, up to a size limit.
 
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 
 use super::api::ApiError;
+use crate::evolve::checkpoint::MAX_RUN_JSON_BYTES;
 use crate::evolve::stats::read_stats_csv;
+use crate::persist::read_limited;
 
 /// Deepest a run may sit below the runs directory (`populations/study/othello`).
 const MAX_DEPTH: usize = 3;
@@ -16,6 +19,8 @@ const MAX_DEPTH: usize = 3;
 #[derive(Clone, Debug)]
 pub struct RunsDir {
     root: PathBuf,
+    /// The directory as `--runs` gave it, for messages.
+    given: PathBuf,
 }
 
 /// One run in the list.
@@ -58,6 +63,7 @@ impl RunsDir {
     pub fn new(root: &Path) -> RunsDir {
         RunsDir {
             root: root.canonicalize().unwrap_or_else(|_| root.to_path_buf()),
+            given: root.to_path_buf(),
         }
     }
 
@@ -65,28 +71,41 @@ impl RunsDir {
     /// names, absolute paths, `.` and `..`, and anything whose real location (after
     /// following links) lies outside.
     pub fn resolve(&self, relative: &str) -> Result<PathBuf, ApiError> {
-        let path = Path::new(relative);
-        let plain = !relative.is_empty()
-            && !relative.contains('\0')
-            && path
-                .components()
-                .all(|component| matches!(component, Component::Normal(_)));
-        if !plain {
-            return Err(ApiError::bad_request(format!(
-                "'{relative}': name a path relative to the runs directory, inside it"
-            )));
-        }
-        let not_found = || ApiError::not_found(format!("no run or file '{relative}'"));
-        let real = self
-            .root
-            .join(path)
-            .canonicalize()
-            .map_err(|_| not_found())?;
-        if real.starts_with(&self.root) {
-            Ok(real)
-        } else {
-            Err(not_found())
-        }
+        let path = plain(relative)?;
+        self.inside(&self.root.join(path))
+            .ok_or_else(|| ApiError::not_found(format!("no run or file '{relative}'")))
+    }
+
+    /// A file named in an agent spec (a champion, a weights file): a relative path taken
+    /// from the runs directory, or from the server's working directory when it leads
+    /// inside the runs directory, so that `populations/othello/champion.evo` (as the
+    /// command line names it) and `othello/champion.evo` are the same file.
+    pub fn spec_file(&self, relative: &Path) -> Result<PathBuf, ApiError> {
+        let text = relative.to_str().ok_or_else(|| {
+            ApiError::bad_request("name files by paths inside the runs directory")
+        })?;
+        let path = plain(text)?;
+        self.inside(&self.root.join(path))
+            .or_else(|| self.inside(path))
+            .ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "no file '{text}' inside the runs directory '{}' (paths are taken from \
+                     it, or from the server's working directory when they lead into it)",
+                    self.given.display()
+                ))
+            })
+    }
+
+    /// Where `path` really is (after following links), if that is inside the runs
+    /// directory.
+    fn inside(&self, path: &Path) -> Option<PathBuf> {
+        let real = path.canonicalize().ok()?;
+        real.starts_with(&self.root).then_some(real)
+    }
+
+    /// `dir`'s file `name`, if it is really a regular file inside the runs directory.
+    fn file_in(&self, dir: &Path, name: &str) -> Option<PathBuf> {
+        self.inside(&dir.join(name)).filter(|path| path.is_file())
     }
 
     /// Every run (a directory with a `stats.csv`), by name.
@@ -108,13 +127,13 @@ impl RunsDir {
             if !is_dir {
                 continue;
             }
-            if path.join("stats.csv").is_file()
+            if self.file_in(&path, "stats.csv").is_some()
                 && let Ok(name) = path.strip_prefix(&self.root)
             {
                 let name = name.to_string_lossy().into_owned();
                 runs.push(RunEntry {
-                    game: run_game(&path),
-                    champion: path.join("champion.evo").is_file(),
+                    game: self.run_game(&path),
+                    champion: self.file_in(&path, "champion.evo").is_some(),
                     name,
                 });
             } else if depth + 1 < MAX_DEPTH {
@@ -126,46 +145,49 @@ impl RunsDir {
     /// Run `name`'s statistics.
     pub fn run(&self, name: &str) -> Result<RunView, ApiError> {
         let dir = self.resolve(name)?;
-        if !dir.join("stats.csv").is_file() {
-            return Err(ApiError::not_found(format!("'{name}' is not a run")));
-        }
-        let (rows, problem) = match read_rows(&dir.join("stats.csv")) {
+        let stats = self
+            .file_in(&dir, "stats.csv")
+            .ok_or_else(|| ApiError::not_found(format!("'{name}' is not a run")))?;
+        let (rows, problem) = match read_rows(&stats) {
             Ok(rows) => (rows, None),
             Err(problem) => (Vec::new(), Some(problem)),
         };
-        let champion = dir
-            .join("champion.evo")
-            .is_file()
-            .then(|| format!("champion:{name}/champion.evo"));
+        let champion = self
+            .file_in(&dir, "champion.evo")
+            .map(|_| format!("champion:{name}/champion.evo"));
         Ok(RunView {
             name: name.to_string(),
-            game: run_game(&dir),
+            game: self.run_game(&dir),
             champion,
             rows,
             problem,
         })
     }
 
-    /// A champion or network file named in an agent spec, checked to lie inside the runs
-    /// directory (specs from the page never read other files).
-    pub fn champion_file(&self, relative: &Path) -> Result<PathBuf, ApiError> {
-        let text = relative.to_str().ok_or_else(|| {
-            ApiError::bad_request("a champion is named by a path inside the runs directory")
-        })?;
-        let path = self.resolve(text)?;
-        if path.is_file() {
-            Ok(path)
-        } else {
-            Err(ApiError::not_found(format!("no champion file '{text}'")))
-        }
+    /// The game a run plays, from its `run.json`.
+    fn run_game(&self, dir: &Path) -> Option<String> {
+        let bytes = read_limited(&self.file_in(dir, "run.json")?, MAX_RUN_JSON_BYTES).ok()?;
+        let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        json.get("game")?.as_str().map(str::to_string)
     }
 }
 
-/// The game a run plays, from its `run.json`.
-fn run_game(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-    json.get("game")?.as_str().map(str::to_string)
+/// `relative` as a path, if it is one the gate considers: not empty, not absolute, no `.`
+/// or `..`.
+fn plain(relative: &str) -> Result<&Path, ApiError> {
+    let path = Path::new(relative);
+    let plain = !relative.is_empty()
+        && !relative.contains('\0')
+        && path
+            .components()
+            .all(|component| matches!(component, Component::Normal(_)));
+    if plain {
+        Ok(path)
+    } else {
+        Err(ApiError::bad_request(format!(
+            "'{relative}': name a path relative to the runs directory, inside it"
+        )))
+    }
 }
 
 fn read_rows(path: &Path) -> Result<Vec<StatsRow>, String> {

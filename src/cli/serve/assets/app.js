@@ -193,13 +193,97 @@ function drawPits(view) {
   return svg;
 }
 
-async function newGame(first, second, game) {
+// ---------- players ----------
+
+// The engines every game offers besides people and champions.
+const LEVELS = [
+  ["random", "random"],
+  ["normal", "normal (heuristic:2)"],
+  ["expert", "expert (heuristic:4)"],
+  ["impossible", "impossible (heuristic:8)"],
+];
+const CUSTOM = "custom";
+const SEATS = ["first", "second"];
+let champions = []; // the runs with a champion: { name, game }
+
+const championSpec = (run) => `champion:${run.name}/champion.evo`;
+
+// The champions of `game`, best first: the run named after the game (the shipped run of
+// the default preset, the strongest) leads.
+function championsOf(game) {
+  return champions
+    .filter((run) => run.game === game)
+    .sort((a, b) => (b.name === game) - (a.name === game) || a.name.localeCompare(b.name));
+}
+
+// Fills both player lists for the chosen game. A seat keeps its choice when the game
+// offers it; a champion of another game gives way to this game's best one.
+function fillPlayers() {
+  const game = $("game").value;
+  const best = championsOf(game)[0];
+  const options = [["human", "human"]]
+    .concat(championsOf(game).map((run) => [championSpec(run), `champion: ${run.name}`]))
+    .concat(LEVELS, [[CUSTOM, "custom spec…"]]);
+  for (const seat of SEATS) {
+    const select = $(seat);
+    const kept = select.value;
+    select.replaceChildren(...options.map(([value, label]) => {
+      const option = document.createElement("option");
+      option.value = value;
+      option.textContent = label;
+      return option;
+    }));
+    if (options.some(([value]) => value === kept)) {
+      select.value = kept;
+    } else if (kept.startsWith("champion:")) {
+      select.value = best ? championSpec(best) : "normal";
+    }
+  }
+  showSpecs();
+}
+
+// The free-text spec box of a seat shows only when "custom spec…" is chosen.
+function showSpecs() {
+  for (const seat of SEATS) $(`${seat}-spec`).hidden = $(seat).value !== CUSTOM;
+}
+
+// The spec a seat's choice names.
+function playerOf(seat) {
+  return $(seat).value === CUSTOM ? $(`${seat}-spec`).value.trim() : $(seat).value;
+}
+
+// Seats `spec` on `seat`: chosen from the list if it is there, typed as a custom spec if not.
+function setPlayer(seat, spec) {
+  const listed = [...$(seat).options].some((option) => option.value === spec);
+  $(seat).value = listed ? spec : CUSTOM;
+  if (!listed) $(`${seat}-spec`).value = spec;
+  showSpecs();
+}
+
+// A person against the chosen game's strongest champion (or `normal` if it has none).
+function defaultPlayers() {
+  const best = championsOf($("game").value)[0];
+  setPlayer("first", "human");
+  setPlayer("second", best ? championSpec(best) : "normal");
+}
+
+async function loadChampions() {
+  try {
+    const { runs } = await api("GET", "/api/runs");
+    champions = runs.filter((run) => run.champion && run.game);
+  } catch (error) {
+    showError(error.message);
+  }
+  fillPlayers();
+}
+
+async function newGame() {
   try {
     showError("");
     const view = await api("POST", "/api/games", {
-      game: game || $("game").value,
-      first: first || $("first").value.trim(),
-      second: second || $("second").value.trim(),
+      game: $("game").value,
+      first: playerOf("first"),
+      second: playerOf("second"),
       hint_engine: $("hint-engine").value.trim(),
       seed: Math.floor(Math.random() * 1e9),
     });
@@ -296,9 +380,10 @@ function drawRun(run) {
   champion.onclick = () => {
     showPanel("play");
     $("game").value = run.game;
-    $("first").value = "human";
-    $("second").value = run.champion;
-    newGame("human", run.champion, run.game);
+    fillPlayers();
+    setPlayer("first", "human");
+    setPlayer("second", run.champion);
+    newGame();
   };
   const rows = run.rows;
   lineChart($("chart-fitness"), rows, [
@@ -372,16 +457,22 @@ $("hint").addEventListener("click", hints);
 $("undo").addEventListener("click", () => act("undo"));
 $("resign").addEventListener("click", () => act("resign"));
 $("pass").addEventListener("click", () => move($("pass").dataset.move));
+$("game").addEventListener("change", fillPlayers);
+for (const seat of SEATS) $(seat).addEventListener("change", showSpecs);
 
-// Links into the page: `#run=NAME` opens that run; `#game=G&first=A&second=B` starts a game.
-{
+// The page opens on a game of Othello against its strongest champion. Links into it:
+// `#run=NAME` opens that run; `#game=G&first=A&second=B` starts that game instead.
+(async () => {
+  await loadChampions();
   const link = new URLSearchParams(location.hash.slice(1));
   if (link.has("run")) {
     showPanel("runs");
     watch(link.get("run"));
-  } else if (link.has("game")) {
-    $("game").value = link.get("game");
-    for (const seat of ["first", "second"]) if (link.has(seat)) $(seat).value = link.get(seat);
-    newGame();
+    return;
   }
-}
+  if (link.has("game")) $("game").value = link.get("game");
+  fillPlayers();
+  defaultPlayers();
+  for (const seat of SEATS) if (link.has(seat)) setPlayer(seat, link.get(seat));
+  newGame();
+})();
