@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod game_record;
+pub mod league;
 pub mod openings;
 pub mod panel;
 pub mod series;
@@ -14,9 +15,10 @@ pub mod tournament;
 
 pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
 pub use game_record::{GameRecord, play_game};
+pub use league::{LEAGUE_GAMES, LEAGUE_OPPONENT, league_agents, league_score, league_series};
 pub use openings::{OpeningError, random_opening, random_openings};
 pub use panel::{PanelRow, panel_opponents, play_panel};
-pub use series::{SeriesConfig, play_games, play_series};
+pub use series::{MAX_SERIES_GAMES, SeriesConfig, play_games, play_series};
 pub use spec::{AgentSpec, SpecError};
 pub use sprt::{SprtResult, play_sprt};
 pub use stats::{MoveTimes, SeriesStats, WinRecord};

@@ -10,6 +10,9 @@ use crate::rng::rng_for;
 /// Stream tag for the per-game generators of a series.
 const GAME_STREAM: u64 = 0x6761_6d65;
 
+/// Most games a series may ask for: a guard against typos that would run for days.
+pub const MAX_SERIES_GAMES: usize = 1_000_000;
+
 /// How a series is played.
 #[derive(Clone, Copy, Debug)]
 pub struct SeriesConfig {

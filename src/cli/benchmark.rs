@@ -10,7 +10,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::arena::{
-    AgentSpec, SeriesConfig, SeriesStats, SprtResult, WinRecord, play_series, play_sprt,
+    AgentSpec, LEAGUE_GAMES, LEAGUE_OPPONENT, SeriesConfig, SeriesStats, SprtResult, WinRecord,
+    league_agents, league_score, league_series, play_series, play_sprt,
 };
 use crate::cli::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -69,13 +70,6 @@ impl Protocol {
         }
     }
 }
-
-/// The League's random-move probability, for the player and its opponent alike.
-const LEAGUE_EPSILON: f64 = 0.1;
-/// The League's reference opponent: the standard WPC at 1 ply with ε = 0.1.
-const LEAGUE_OPPONENT: &str = "wpc:1@0.1";
-/// The League's number of games when --games is not given.
-const LEAGUE_GAMES: u32 = 1000;
 
 /// Which of the flags the user typed: clap's defaults hide that, and the league protocol
 /// refuses some flags and gives others different defaults. It reads the matches before
@@ -165,18 +159,15 @@ impl Plan {
             );
         }
         let games = if args.typed.games {
-            args.series.games
+            args.series.games as usize
         } else {
             LEAGUE_GAMES
         };
+        let (player, opponent) = league_agents(player)?;
         Ok(Plan {
-            player: player.at_one_ply_with_epsilon(LEAGUE_EPSILON)?,
-            opponent: LEAGUE_OPPONENT.parse()?,
-            config: SeriesConfig {
-                games: games as usize,
-                opening_plies: 0,
-                seed: args.series.seed,
-            },
+            player,
+            opponent,
+            config: league_series(games, args.series.seed),
             protocol: Protocol::League,
             sprt: None,
         })
@@ -261,11 +252,6 @@ fn print_sprt(result: &SprtResult) {
          Elo {:+.1} (95% {:+.1} to {:+.1})",
         elo.elo, elo.ci_low, elo.ci_high
     );
-}
-
-/// The League's score: a draw counts half a win.
-fn league_score(record: &WinRecord) -> f64 {
-    (record.wins as f64 + record.draws as f64 / 2.0) / record.games as f64
 }
 
 /// The `benchmark --json` object: the run's settings plus every [`SeriesStats`] field (and

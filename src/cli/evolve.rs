@@ -11,7 +11,7 @@ use crate::cli::plot::default_plot_dir;
 use crate::cli::{BadInput, CliResult, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
-use crate::evolve::config::{EvolveConfig, NetworkChoice, Preset};
+use crate::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};
 use crate::evolve::{Evolution, Observer, benchmark_specs};
 use crate::farm;
 use crate::report::plot::plot_run;
@@ -257,10 +257,6 @@ impl std::str::FromStr for KeepCheckpoints {
         }
     }
 }
-
-/// The preset `evolve` uses when none is given: TD learning evolves by far the strongest
-/// players (see README, "Results").
-pub const DEFAULT_PRESET: Preset = Preset::Td;
 
 impl EvolveArgs {
     /// The settings of a new run: the preset's defaults with the given flags applied.

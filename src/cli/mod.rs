@@ -240,7 +240,6 @@ blame!(
     EvaluatorError,
     OpeningError,
     TopologyError,
-    ExperimentError,
     RatingError,
 );
 blame!(
@@ -270,11 +269,12 @@ blame_by_kind!(
     EvolveError,
     PersistError,
     SolveError,
-    EndgameError
+    EndgameError,
+    ExperimentError
 );
 
 /// Most games a command plays per series: a guard against typos that would run for days.
-pub const MAX_GAMES: i64 = 1_000_000;
+pub const MAX_GAMES: i64 = crate::arena::MAX_SERIES_GAMES as i64;
 
 /// Most worker threads a command accepts: far above any core count, far below what
 /// exhausts the process's memory for stacks.

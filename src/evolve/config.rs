@@ -89,6 +89,10 @@ impl fmt::Display for NetworkChoice {
     }
 }
 
+/// The preset a run uses when none is given: TD learning evolves by far the strongest
+/// players (see README, "Results").
+pub const DEFAULT_PRESET: Preset = Preset::Td;
+
 /// Every setting of a run. Stored in `run.json` and in each checkpoint, so a resumed run
 /// continues with exactly the settings it started with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,17 +1,62 @@
-//! Experiments of the seed studies, run whole: seed 000's question whether a network as
-//! forward pruning speeds up minimax (`prune`), and seed 002's ranking of every
-//! combination of Kalah's heuristics (`gifford`). The commands print what these return.
+//! Experiments run whole. Plans of the user's (`plan`, `runner`, `results`): variants of a
+//! run's settings over seeds, every champion measured, and summaries a reader can quote.
+//! And the seed studies: seed 000's question whether a network as forward pruning speeds
+//! up minimax (`prune`), and seed 002's ranking of every combination of Kalah's
+//! heuristics (`gifford`). The commands print what these return.
 
 pub mod gifford;
+pub mod plan;
 pub mod prune;
+pub mod results;
+pub mod runner;
+
+use std::path::PathBuf;
 
 use crate::arena::{OpeningError, SpecError};
+use crate::evolve::EvolveError;
+use crate::persist::PersistError;
 
-/// Why an experiment could not run: an agent it needs, or the openings it asks for.
+/// Why an experiment could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum ExperimentError {
     #[error(transparent)]
     Spec(#[from] SpecError),
     #[error(transparent)]
     Openings(#[from] OpeningError),
+    #[error("plan: {0}")]
+    Plan(#[from] plan::PlanError),
+    /// The experiment's directory cannot hold this experiment.
+    #[error("{0}")]
+    Directory(String),
+    #[error(transparent)]
+    Evolve(#[from] EvolveError),
+    #[error(transparent)]
+    Champion(#[from] PersistError),
+    #[error("cannot write {path}: {error}")]
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl ExperimentError {
+    /// True when the plan, the agents it names or the directory given are at fault.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            ExperimentError::Spec(_)
+            | ExperimentError::Openings(_)
+            | ExperimentError::Plan(_)
+            | ExperimentError::Directory(_) => true,
+            ExperimentError::Evolve(error) => error.is_bad_input(),
+            ExperimentError::Champion(_) | ExperimentError::Write { .. } => false,
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically (directories made as needed).
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), ExperimentError> {
+    crate::persist::write_atomic(path, bytes).map_err(|error| ExperimentError::Write {
+        path: path.to_path_buf(),
+        error,
+    })
 }

@@ -1,0 +1,351 @@
+//! Experiment plans: a TOML file naming a game, a base configuration (any setting of a
+//! run, by its name in `run.json`), named variants that override it, the seeds every
+//! variant runs with, and the measures taken of every run's champion.
+//!
+//! ```toml
+//! game = "kalah"
+//! seeds = [1, 2, 3, 4, 5]
+//! baseline = "td"                 # the variant others are compared with (default: the first)
+//!
+//! [base]
+//! preset = "td"
+//! generations = 10
+//! td_games = 2000
+//!
+//! [variants.td]                   # no overrides: the base itself
+//! [variants.lambda]
+//! td_lambda = 0.5
+//!
+//! [[evaluation.benchmark]]        # the champion against an opponent, on held-out openings
+//! opponent = "heuristic:2"
+//! games = 200
+//! seed = 777
+//! ```
+//!
+//! A plan is refused, with the key named, for an unknown key, a value of the wrong kind,
+//! settings a run would refuse, a variant that changes nothing, or an evaluation seed that
+//! is also a run seed (the measures must be held out from training).
+
+use serde::Deserialize;
+
+use crate::eval::NamedEvaluators;
+use crate::evolve::config::{EvolveConfig, Preset};
+
+/// Most runs a plan may ask for (variants × seeds).
+pub const MAX_RUNS: usize = 10_000;
+
+/// Why a plan cannot be run.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error("{0}")]
+    Syntax(String),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A plan as written: its game and the rest still unresolved (settings are checked once
+/// the game is known, since their defaults depend on it).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanFile {
+    pub game: String,
+    #[serde(default)]
+    pub description: String,
+    pub seeds: Vec<u64>,
+    #[serde(default)]
+    pub baseline: Option<String>,
+    #[serde(default)]
+    base: toml::Table,
+    variants: toml::Table,
+    #[serde(default)]
+    pub evaluation: Evaluation,
+}
+
+/// The measures taken of every run's champion.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Evaluation {
+    /// Series of the champion against fixed opponents.
+    #[serde(default)]
+    pub benchmark: Vec<BenchmarkMeasure>,
+    /// The Othello League measure.
+    #[serde(default)]
+    pub league: Option<LeagueMeasure>,
+}
+
+/// The champion (at `depth`, or the depth it was trained at) against `opponent`: its win
+/// rate over `games` games from `openings`-ply random openings drawn from `seed`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BenchmarkMeasure {
+    pub opponent: String,
+    #[serde(default)]
+    pub depth: Option<u32>,
+    pub games: usize,
+    #[serde(default = "six")]
+    pub openings: u32,
+    pub seed: u64,
+}
+
+fn six() -> u32 {
+    6
+}
+
+/// The League measure over `games` games drawn from `seed`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LeagueMeasure {
+    #[serde(default = "league_games")]
+    pub games: usize,
+    pub seed: u64,
+}
+
+fn league_games() -> usize {
+    crate::arena::LEAGUE_GAMES
+}
+
+impl BenchmarkMeasure {
+    /// The measure's name in results: `vs OPPONENT`, with the depth when one is set.
+    pub fn name(&self) -> String {
+        match self.depth {
+            Some(depth) => format!("vs {} at depth {depth}", self.opponent),
+            None => format!("vs {}", self.opponent),
+        }
+    }
+}
+
+/// One variant: its name and the settings of its runs (the seed set per run).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    pub name: String,
+    pub config: EvolveConfig,
+}
+
+/// A plan resolved for its game: every variant's settings checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub game: String,
+    pub description: String,
+    pub seeds: Vec<u64>,
+    pub variants: Vec<Variant>,
+    /// Index of the variant the others are compared with.
+    pub baseline: usize,
+    pub evaluation: Evaluation,
+}
+
+impl PlanFile {
+    /// Reads a plan's text; TOML errors say where (line and column) and what.
+    pub fn parse(text: &str) -> Result<PlanFile, PlanError> {
+        toml::from_str(text).map_err(|error| {
+            let message = error.message().trim_end().to_string();
+            let place = error
+                .span()
+                .map(|span| {
+                    let line = text[..span.start].matches('\n').count() + 1;
+                    format!(" (line {line})")
+                })
+                .unwrap_or_default();
+            PlanError::Syntax(format!("{message}{place}"))
+        })
+    }
+
+    /// Resolves every variant's settings for the game `start` begins.
+    pub fn resolve<G: NamedEvaluators>(self, start: &G) -> Result<Plan, PlanError> {
+        let invalid = |message: String| Err(PlanError::Invalid(message));
+        if self.seeds.is_empty() {
+            return invalid("seeds: list at least one seed".into());
+        }
+        if let Some(seed) = duplicate(&self.seeds) {
+            return invalid(format!("seeds: {seed} is listed twice"));
+        }
+        if self.variants.is_empty() {
+            return invalid("variants: name at least one variant ([variants.NAME])".into());
+        }
+        if self.variants.len() * self.seeds.len() > MAX_RUNS {
+            return invalid(format!(
+                "{} variants × {} seeds is over the limit of {MAX_RUNS} runs",
+                self.variants.len(),
+                self.seeds.len()
+            ));
+        }
+        let mut variants: Vec<Variant> = Vec::new();
+        for (name, overrides) in &self.variants {
+            check_name(name)?;
+            let toml::Value::Table(overrides) = overrides else {
+                return invalid(format!("variants.{name}: must be a table of settings"));
+            };
+            let config = settings(start, &self.base, overrides)
+                .map_err(|reason| PlanError::Invalid(format!("variants.{name}: {reason}")))?;
+            if let Some(same) = variants.iter().find(|v| v.config == config) {
+                return invalid(format!(
+                    "variants.{name}: changes nothing from variant '{}' (its runs would repeat them)",
+                    same.name
+                ));
+            }
+            variants.push(Variant {
+                name: name.clone(),
+                config,
+            });
+        }
+        let baseline = match &self.baseline {
+            None => 0,
+            Some(name) => variants
+                .iter()
+                .position(|v| &v.name == name)
+                .ok_or_else(|| {
+                    PlanError::Invalid(format!("baseline: no variant named '{name}'"))
+                })?,
+        };
+        self.evaluation.check(start, &self.seeds)?;
+        Ok(Plan {
+            game: self.game,
+            description: self.description,
+            seeds: self.seeds,
+            variants,
+            baseline,
+            evaluation: self.evaluation,
+        })
+    }
+}
+
+impl Evaluation {
+    /// Refuses measures that cannot be taken, or whose seed is also a run's seed.
+    fn check<G: NamedEvaluators>(&self, start: &G, seeds: &[u64]) -> Result<(), PlanError> {
+        let invalid = |message: String| Err(PlanError::Invalid(message));
+        let held_out = |what: &str, seed: u64| {
+            if seeds.contains(&seed) {
+                invalid(format!(
+                    "{what}: seed {seed} is also a run seed; measure on held-out openings"
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        for (k, measure) in self.benchmark.iter().enumerate() {
+            let what = format!("evaluation.benchmark[{k}]");
+            if let Err(error) = measure
+                .opponent
+                .parse::<crate::arena::AgentSpec>()
+                .and_then(|spec| spec.build(start).map(drop))
+            {
+                return invalid(format!("{what}: opponent: {error}"));
+            }
+            if measure.games < 2
+                || measure.games % 2 == 1
+                || measure.games > crate::arena::MAX_SERIES_GAMES
+            {
+                return invalid(format!(
+                    "{what}: games must be even, from 2 to {} (each opening with both colours)",
+                    crate::arena::MAX_SERIES_GAMES
+                ));
+            }
+            if measure
+                .depth
+                .is_some_and(|d| !(1..=crate::search::MAX_DEPTH).contains(&d))
+            {
+                return invalid(format!(
+                    "{what}: depth must lie in 1..={}",
+                    crate::search::MAX_DEPTH
+                ));
+            }
+            held_out(&what, measure.seed)?;
+        }
+        if let Some(league) = &self.league {
+            if start.name() != "othello" {
+                return invalid("evaluation.league: the League measure is for othello".into());
+            }
+            if league.games == 0 || league.games > crate::arena::MAX_SERIES_GAMES {
+                return invalid(format!(
+                    "evaluation.league: games must lie in 1..={}",
+                    crate::arena::MAX_SERIES_GAMES
+                ));
+            }
+            held_out("evaluation.league", league.seed)?;
+        }
+        Ok(())
+    }
+
+    /// The names of the measures, in the order results list them.
+    pub fn measure_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.benchmark.iter().map(BenchmarkMeasure::name).collect();
+        if self.league.is_some() {
+            names.push("league".to_string());
+        }
+        names
+    }
+}
+
+/// Variant names become directory and file names: letters, digits, `-`, `_` and `.`.
+fn check_name(name: &str) -> Result<(), PlanError> {
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if plain {
+        Ok(())
+    } else {
+        Err(PlanError::Invalid(format!(
+            "variants.{name}: a variant name is 1–64 letters, digits, '-', '_' or '.', not starting with '.'"
+        )))
+    }
+}
+
+fn duplicate(seeds: &[u64]) -> Option<u64> {
+    seeds
+        .iter()
+        .enumerate()
+        .find(|(k, seed)| seeds[..*k].contains(seed))
+        .map(|(_, &seed)| seed)
+}
+
+/// The settings of a variant: the defaults of its preset for the game, then `base`, then
+/// `overrides` (keys as in `run.json`; `-` may stand for `_`), checked as a run checks
+/// them. The seed is left to each run.
+fn settings<G: NamedEvaluators>(
+    start: &G,
+    base: &toml::Table,
+    overrides: &toml::Table,
+) -> Result<EvolveConfig, String> {
+    let preset_value = overrides.get("preset").or_else(|| base.get("preset"));
+    let preset = match preset_value {
+        None => crate::evolve::config::DEFAULT_PRESET,
+        Some(toml::Value::String(name)) => name.parse::<Preset>()?,
+        Some(_) => {
+            return Err("preset: must be a string (paper, modern, td, ctdl or cmaes)".into());
+        }
+    };
+    let defaults = match serde_json::to_value(EvolveConfig::for_game(preset, start)) {
+        Ok(serde_json::Value::Object(fields)) => fields,
+        _ => unreachable!("a configuration serialises to an object"),
+    };
+    let mut fields = defaults.clone();
+    for (key, value) in base.iter().chain(overrides) {
+        let field = key.replace('-', "_");
+        if field == "seed" {
+            return Err(format!(
+                "{key}: the seeds are the plan's `seeds`, not a setting"
+            ));
+        }
+        if field == "preset" {
+            continue;
+        }
+        if !defaults.contains_key(&field) {
+            return Err(format!(
+                "unknown setting '{key}' (settings are named as in run.json)"
+            ));
+        }
+        let json = serde_json::to_value(value).map_err(|e| format!("{key}: {e}"))?;
+        // Each value on its own over the defaults, so a value of the wrong kind is named.
+        let mut alone = defaults.clone();
+        alone.insert(field.clone(), json.clone());
+        serde_json::from_value::<EvolveConfig>(serde_json::Value::Object(alone))
+            .map_err(|e| format!("{key}: {e}"))?;
+        fields.insert(field, json);
+    }
+    let config: EvolveConfig = serde_json::from_value(serde_json::Value::Object(fields))
+        .map_err(|error| error.to_string())?;
+    config.validate().map_err(|error| error.to_string())?;
+    Ok(config)
+}

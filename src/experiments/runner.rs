@@ -1,0 +1,242 @@
+//! Running a plan: every variant × seed as an ordinary run directory under the
+//! experiment's directory, then every run's champion measured. Each run resumes from its
+//! own checkpoints and each measurement is kept in a file of its own, so an interrupted
+//! experiment resumed finishes with exactly the files of one never interrupted.
+//!
+//! Layout of an experiment directory:
+//! - `plan.toml`: the plan it was started with (a resume must bring the same text);
+//! - `runs/VARIANT/seed-S/`: the runs (`evoboard plot --run` draws any of them);
+//! - `evaluations/VARIANT-seed-S.json`: each champion's measures;
+//! - `results.csv`, `learning.csv`, `summary.csv`, `summary.md` and the plots, remade
+//!   from the above at the end of every invocation.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::{
+    AgentSpec, SeriesConfig, SeriesStats, league_agents, league_score, play_series,
+};
+use crate::eval::NamedEvaluators;
+use crate::evolve::{Evolution, Observer};
+use crate::experiments::plan::Plan;
+use crate::experiments::{ExperimentError, write_file};
+
+/// An experiment's directory and where each of its files lives.
+#[derive(Clone, Debug)]
+pub struct ExperimentDir {
+    pub dir: PathBuf,
+}
+
+impl ExperimentDir {
+    pub fn plan_copy(&self) -> PathBuf {
+        self.dir.join("plan.toml")
+    }
+    pub fn run_dir(&self, variant: &str, seed: u64) -> PathBuf {
+        self.dir
+            .join("runs")
+            .join(variant)
+            .join(format!("seed-{seed}"))
+    }
+    pub fn evaluation_file(&self, variant: &str, seed: u64) -> PathBuf {
+        self.dir
+            .join("evaluations")
+            .join(format!("{variant}-seed-{seed}.json"))
+    }
+}
+
+/// What an experiment reports as it goes: its runs' generations (as any run does) and
+/// where it stands among its runs.
+pub trait ExperimentObserver: Observer {
+    /// Run `index` (from 0) of `total` starts or resumes after `done` generations.
+    fn run_started(&self, _index: usize, _total: usize, _variant: &str, _seed: u64, _done: u32) {}
+    /// Run `index`'s champion is being measured.
+    fn measuring(&self, _index: usize, _variant: &str, _seed: u64) {}
+}
+
+/// One measure of one run's champion.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    pub measure: String,
+    pub value: f64,
+    pub games: usize,
+}
+
+/// The measures of one run's champion, as its evaluation file holds them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunMeasures {
+    pub variant: String,
+    pub seed: u64,
+    /// The generation whose network became the champion.
+    pub champion_generation: u32,
+    pub measures: Vec<Measured>,
+}
+
+/// Opens `dir` for `plan` (whose text is `text`): a new experiment in a new or empty
+/// directory, or, with `resume`, the experiment begun there with the same plan.
+pub fn open(dir: &Path, text: &str, resume: bool) -> Result<ExperimentDir, ExperimentError> {
+    let experiment = ExperimentDir {
+        dir: dir.to_path_buf(),
+    };
+    let copy = experiment.plan_copy();
+    let refuse = |message: String| Err(ExperimentError::Directory(message));
+    if copy.exists() {
+        if !resume {
+            return refuse(format!(
+                "{} holds an experiment already: add --resume to finish it",
+                dir.display()
+            ));
+        }
+        let started = crate::persist::read_limited(&copy, 1 << 20).map_err(|error| {
+            ExperimentError::Directory(format!("cannot read {}: {error}", copy.display()))
+        })?;
+        if started != text.as_bytes() {
+            return refuse(format!(
+                "the plan differs from the one {} was started with ({}): results of two plans would mix",
+                dir.display(),
+                copy.display()
+            ));
+        }
+        return Ok(experiment);
+    }
+    if resume {
+        return refuse(format!("no experiment to resume in {}", dir.display()));
+    }
+    let occupied = std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
+    if occupied {
+        return refuse(format!(
+            "{} is not empty: start an experiment in a new or empty directory",
+            dir.display()
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|error| {
+        ExperimentError::Directory(format!("cannot create {}: {error}", dir.display()))
+    })?;
+    write_file(&copy, text.as_bytes())?;
+    Ok(experiment)
+}
+
+/// Runs every run of `plan` not yet finished and measures every champion not yet
+/// measured; returns every run's measures in plan order (seeds, then variants).
+pub fn run_all<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    experiment: &ExperimentDir,
+    observer: &dyn ExperimentObserver,
+) -> Result<Vec<RunMeasures>, ExperimentError> {
+    let total = plan.seeds.len() * plan.variants.len();
+    let mut all = Vec::with_capacity(total);
+    let runs = plan
+        .seeds
+        .iter()
+        .flat_map(|&seed| plan.variants.iter().map(move |variant| (seed, variant)));
+    for (index, (seed, variant)) in runs.enumerate() {
+        let run_dir = experiment.run_dir(&variant.name, seed);
+        let file = experiment.evaluation_file(&variant.name, seed);
+        if let Some(measured) = read_measures(&file)? {
+            all.push(measured);
+            continue;
+        }
+        let mut evolution = if run_dir.join("run.json").exists() {
+            Evolution::resume(start.clone(), &run_dir, None)?
+        } else {
+            std::fs::create_dir_all(run_dir.parent().expect("a run sits in a variant")).map_err(
+                |error| {
+                    ExperimentError::Directory(format!(
+                        "cannot create {}: {error}",
+                        run_dir.display()
+                    ))
+                },
+            )?;
+            let config = crate::evolve::config::EvolveConfig {
+                seed,
+                ..variant.config.clone()
+            };
+            Evolution::create(start.clone(), config, &run_dir)?
+        };
+        observer.run_started(
+            index,
+            total,
+            &variant.name,
+            seed,
+            evolution.state().generation,
+        );
+        if !evolution.state().is_complete() {
+            evolution.run(observer)?;
+        }
+        observer.measuring(index, &variant.name, seed);
+        let measured = measure(start, plan, &variant.name, seed, &run_dir)?;
+        let mut text = serde_json::to_string_pretty(&measured).expect("plain data serialises");
+        text.push('\n');
+        write_file(&file, text.as_bytes())?;
+        all.push(measured);
+    }
+    Ok(all)
+}
+
+/// A run's measures from its evaluation file, if it has one.
+fn read_measures(file: &Path) -> Result<Option<RunMeasures>, ExperimentError> {
+    if !file.exists() {
+        return Ok(None);
+    }
+    let bytes = crate::persist::read_limited(file, 1 << 20).map_err(|error| {
+        ExperimentError::Directory(format!("cannot read {}: {error}", file.display()))
+    })?;
+    serde_json::from_slice(&bytes).map(Some).map_err(|error| {
+        ExperimentError::Directory(format!(
+            "{} is damaged ({error}): delete it to measure that run again",
+            file.display()
+        ))
+    })
+}
+
+/// Every measure of the plan taken of the champion in `run_dir`.
+fn measure<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    variant: &str,
+    seed: u64,
+    run_dir: &Path,
+) -> Result<RunMeasures, ExperimentError> {
+    let champion_file = run_dir.join("champion.evo");
+    let champion = crate::champion::Champion::load(&champion_file, start.name())?;
+    let spec = |depth: Option<u32>| -> Result<AgentSpec, ExperimentError> {
+        let depth = depth.map(|d| format!(":{d}")).unwrap_or_default();
+        Ok(format!("champion:{}{depth}", champion_file.display()).parse()?)
+    };
+    let mut measures = Vec::new();
+    for benchmark in &plan.evaluation.benchmark {
+        let player = spec(benchmark.depth)?.build(start)?;
+        let opponent = benchmark.opponent.parse::<AgentSpec>()?.build(start)?;
+        let config = SeriesConfig {
+            games: benchmark.games,
+            opening_plies: benchmark.openings,
+            seed: benchmark.seed,
+        };
+        let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
+        let record = SeriesStats::from_records(&records).record;
+        measures.push(Measured {
+            measure: benchmark.name(),
+            value: record.win_rate,
+            games: record.games,
+        });
+    }
+    if let Some(league) = &plan.evaluation.league {
+        let (player, opponent) = league_agents(&spec(None)?)?;
+        let config = crate::arena::league_series(league.games, league.seed);
+        let (player, opponent) = (player.build(start)?, opponent.build(start)?);
+        let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
+        let record = SeriesStats::from_records(&records).record;
+        measures.push(Measured {
+            measure: "league".to_string(),
+            value: league_score(&record),
+            games: record.games,
+        });
+    }
+    Ok(RunMeasures {
+        variant: variant.to_string(),
+        seed,
+        champion_generation: champion.generation,
+        measures,
+    })
+}
