@@ -723,3 +723,51 @@ fn bare_evoboard_prints_the_whole_help_line_by_line() {
         "{help}"
     );
 }
+
+/// A negative number for a whole-number flag is answered as such, whatever the command
+/// (clap used to take `-10` for a flag: "unexpected argument '-1' found").
+#[test]
+fn negative_counts_are_refused_as_such_by_every_command() {
+    let cases: [&[&str]; 8] = [
+        &[
+            "benchmark",
+            "--game",
+            "othello",
+            "--player",
+            "random",
+            "--opponent",
+            "random",
+            "--games",
+            "-10",
+        ],
+        &[
+            "tournament",
+            "--game",
+            "kalah",
+            "--agents",
+            "random,first",
+            "--openings",
+            "-2",
+        ],
+        &["evolve", "--game", "kalah", "--population", "-5"],
+        &["evolve", "--game", "kalah", "--keep-checkpoints", "-1"],
+        &["evolve", "--game", "kalah", "--hidden", "8,-3"],
+        &["perft", "--game", "othello", "--depth", "-1"],
+        &["bench", "--repeats", "-4"],
+        &["solve", "--pits", "-3"],
+    ];
+    for args in cases {
+        let message = bad_input(args);
+        assert!(
+            message.contains("must be a positive integer"),
+            "{args:?}: {message}"
+        );
+        assert!(
+            message.contains('-'),
+            "{args:?}: the value is named: {message}"
+        );
+    }
+    // Negative numbers reach the checks of flags that take any number.
+    let message = bad_input(&["evolve", "--game", "kalah", "--gate", "-0.5"]);
+    assert!(message.contains("gate"), "{message}");
+}
