@@ -118,9 +118,10 @@ impl<G: Game + Featured> WeightedSum<G> {
             serde_json::from_str(&text).map_err(|e| failure(e.to_string()))?;
         let mut sum = WeightedSum::defaults();
         for (name, weight) in given {
-            if !weight.is_finite() {
+            if !crate::nn::usable_weight(weight) {
                 return Err(failure(format!(
-                    "the weight of '{name}' is not a finite number"
+                    "the weight of '{name}' is not a finite number of magnitude at most {:e}",
+                    crate::nn::MAX_WEIGHT
                 )));
             }
             let index = G::FEATURES

@@ -660,7 +660,7 @@ fn load_teacher<G: NamedEvaluators>(
     let Some(path) = &config.teacher else {
         return Ok(None);
     };
-    let champion = Champion::load(Path::new(path), start.name())?;
+    let champion = Champion::load_for(Path::new(path), start)?;
     Ok(Some(start.network(&champion.architecture, champion.genes)))
 }
 

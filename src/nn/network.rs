@@ -59,6 +59,28 @@ impl fmt::Display for Architecture {
     }
 }
 
+/// The largest magnitude a weight may have: far beyond anything learning produces, and
+/// small enough that a network's sums of weights times inputs stay finite.
+pub const MAX_WEIGHT: f32 = 1.0e30;
+
+/// Whether a player may use `weight`: a finite number of magnitude at most [`MAX_WEIGHT`].
+/// A NaN makes every move look alike (the player then plays the first legal one), and an
+/// infinite weight turns sums into NaN.
+pub fn usable_weight(weight: f32) -> bool {
+    weight.abs() <= MAX_WEIGHT
+}
+
+/// Why a chromosome cannot be played, if it cannot: the first weight that is not usable
+/// (see [`usable_weight`]).
+pub fn check_weights(genes: &[f32]) -> Result<(), String> {
+    match genes.iter().position(|&w| !usable_weight(w)) {
+        Some(i) => Err(format!(
+            "weight {i} is not a finite number of magnitude at most {MAX_WEIGHT:e}"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// An n-tuple score standing for a finished game: far beyond any sum of weights, and
 /// squashed by tanh to exactly ±1.
 const RESULT_SCORE: f32 = 1.0e9;

@@ -95,6 +95,8 @@ pub enum TupleError {
     TooLarge(usize),
     #[error("the tuples have more than {MAX_PLACEMENTS} placements on the board")]
     TooManyPlacements,
+    #[error("the network reads {0} global features; at most {MAX_FEATURES} are allowed")]
+    TooManyFeatures(usize),
     #[error("the game has no global feature '{0}' of {1} values")]
     UnknownFeature(String, u16),
 }
@@ -129,6 +131,9 @@ impl TupleSpec {
         symmetries: usize,
         offered: &[(&str, u16)],
     ) -> Result<(), TupleError> {
+        if self.features.len() > MAX_FEATURES {
+            return Err(TupleError::TooManyFeatures(self.features.len()));
+        }
         if let Some(feature) = self
             .features
             .iter()
@@ -165,9 +170,7 @@ impl TupleSpec {
             }
         }
         // Each tuple has at most one placement per symmetry.
-        if self.tuples.len() * symmetries.max(1) + self.features.len() > MAX_PLACEMENTS
-            || self.features.len() > MAX_FEATURES
-        {
+        if self.tuples.len() * symmetries.max(1) + self.features.len() > MAX_PLACEMENTS {
             return Err(TupleError::TooManyPlacements);
         }
         Ok(())
