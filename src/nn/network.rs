@@ -35,6 +35,17 @@ impl Architecture {
         }
     }
 
+    /// An upper bound of the bytes one network of this architecture takes in memory,
+    /// weights included, on a board of `symmetries` symmetries: what a run's memory check
+    /// counts for every network it builds. The architecture must have been checked
+    /// against the game.
+    pub fn network_bytes(&self, symmetries: usize) -> usize {
+        match self {
+            Architecture::Mlp(topology) => topology.network_bytes(),
+            Architecture::NTuple(spec) => spec.network_bytes(symmetries),
+        }
+    }
+
     /// A short name for captions: `mlp 64-42-1`, `ntuple logistello+discs+mobility`.
     pub fn name(&self) -> String {
         match self {

@@ -122,6 +122,18 @@ impl TupleSpec {
         (0..self.tuples.len()).map(|t| self.table_len(t)).sum()
     }
 
+    /// An upper bound of the bytes an [`NTuple`] of this spec takes on a board of
+    /// `symmetries` symmetries: its weights, its copy of the spec, and its placements (a
+    /// byte a cell, an offset each) and the cell index over them (8 bytes a cell of a
+    /// placement), lists that grow by doubling.
+    pub fn network_bytes(&self, symmetries: usize) -> usize {
+        let images = symmetries.max(1);
+        let cells = images * self.tuples.iter().map(Vec::len).sum::<usize>();
+        let placements = images * self.tuples.len();
+        let spec = 64 * (self.tuples.len() + self.features.len()) + self.name.len();
+        self.genes() * std::mem::size_of::<f32>() + spec + 2 * (9 * cells + 4 * placements) + 4096
+    }
+
     /// Checks the spec against a board of `cells` cells with `states` states each,
     /// `symmetries` symmetries and the global features `offered` (names and sizes).
     pub fn check(
