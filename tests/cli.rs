@@ -771,3 +771,79 @@ fn negative_counts_are_refused_as_such_by_every_command() {
     let message = bad_input(&["evolve", "--game", "kalah", "--gate", "-0.5"]);
     assert!(message.contains("gate"), "{message}");
 }
+
+/// Flags whose default depends on the preset say each preset's default: every setting
+/// that differs between presets is checked against the presets themselves.
+#[test]
+fn evolve_help_states_each_presets_defaults() {
+    use evoboard::evolve::config::{EvolveConfig, Preset};
+    let help = stdout_of(&["evolve", "--help"]);
+    let presets = [
+        Preset::Paper,
+        Preset::Modern,
+        Preset::Td,
+        Preset::Ctdl,
+        Preset::Cmaes,
+    ];
+    let settings: Vec<Value> = presets
+        .iter()
+        .map(|&p| {
+            serde_json::to_value(EvolveConfig::for_game(p, &evoboard::Othello::start())).unwrap()
+        })
+        .collect();
+    // Settings whose defaults the help states otherwise: the network (by game too),
+    // --unbounded-steps (a switch of the modern preset) and the preset itself.
+    let described_elsewhere = ["network", "sigma_bound", "preset"];
+    let flags = [
+        ("population", "--population"),
+        ("initial_sigma", "--initial-sigma"),
+        ("hall_of_fame", "--hall-of-fame"),
+        ("gate", "--gate"),
+        ("td_games", "--td-games"),
+        ("candidates", "--candidates"),
+        ("selection_games", "--selection-games"),
+    ];
+    for (field, value) in settings[0].as_object().unwrap() {
+        let differs = settings.iter().any(|s| s[field] != *value);
+        if !differs || described_elsewhere.contains(&field.as_str()) {
+            continue;
+        }
+        let (_, flag) = flags
+            .iter()
+            .find(|(f, _)| f == field)
+            .unwrap_or_else(|| panic!("{field} depends on the preset: document its defaults"));
+        // The flag's paragraph, up to the next flag.
+        let paragraph: String = help
+            .lines()
+            .skip_while(|line| !line.trim_start().starts_with(&format!("{flag} ")))
+            .skip(1)
+            .take_while(|line| !line.trim_start().starts_with('-'))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let defaults = paragraph
+            .split_once("[default: ")
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .unwrap_or_else(|| panic!("{flag}: no default in {paragraph:?}"))
+            .0;
+        let stated = |name: &str| -> f64 {
+            let entry = defaults
+                .split(", ")
+                .find(|entry| entry.starts_with(&format!("{name} ")))
+                .or_else(|| {
+                    defaults
+                        .split(", ")
+                        .find(|entry| entry.starts_with("others "))
+                })
+                .unwrap_or_else(|| panic!("{flag}: no default for {name} in {defaults:?}"));
+            entry.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        for (preset, setting) in presets.iter().zip(&settings) {
+            let actual = setting[field].as_f64().unwrap();
+            let said = stated(&preset.to_string());
+            assert!(
+                (said - actual).abs() < 1e-6,
+                "{flag}: help says {said} for {preset}, the preset has {actual}"
+            );
+        }
+    }
+}

@@ -317,6 +317,7 @@ fn ctrl_c_says_how_to_resume() {
     let dir = temp_dir("interrupted");
     let out = dir.to_str().unwrap();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .env_remove("CARGO")
         .args(run_args(out, "1000"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -337,9 +338,11 @@ fn ctrl_c_says_how_to_resume() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // Started by path (not by cargo), the hint names the program by that path.
     assert!(
         stderr.contains(&format!(
-            "interrupted: continue with `evoboard evolve --out {out} --resume`"
+            "interrupted: continue with `{} evolve --out {out} --resume`",
+            env!("CARGO_BIN_EXE_evoboard")
         )),
         "{stderr}"
     );
@@ -567,5 +570,26 @@ fn learning_that_diverges_ends_with_exit_1_naming_the_generation() {
         "{stderr}"
     );
     assert!(dir.join("gen-00001.evo").exists() && !dir.join("gen-00002.evo").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_new_run_needs_a_new_or_empty_directory() {
+    let dir = temp_dir("occupied");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let line = error_line(&small_td_run(&dir));
+    assert!(line.contains("not an empty directory"), "{line}");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["notes.txt"], "nothing is added to it");
+    // A file is not a directory either.
+    let line = error_line(&small_td_run(&dir.join("notes.txt")));
+    assert!(line.contains("not an empty directory"), "{line}");
+    // An empty directory will do.
+    std::fs::remove_file(dir.join("notes.txt")).unwrap();
+    assert!(small_td_run(&dir).status.success());
     std::fs::remove_dir_all(dir).unwrap();
 }
