@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::neural::{NeuralEvaluator, NeuralInput};
-use crate::nn::{Architecture, Topology};
+use crate::nn::{Architecture, Topology, check_weights};
 use crate::persist::{self, FileKind, PersistError};
 use crate::search::MAX_DEPTH;
 
@@ -66,35 +66,56 @@ impl Champion {
         persist::save(path, FileKind::Champion, game, self)
     }
 
-    /// Reads a champion of `game` (of this format or format 1), checking that its
-    /// chromosome fits its architecture and its depth is playable.
-    pub fn load(path: &Path, game: &str) -> Result<Champion, PersistError> {
+    /// Reads the champion at `path` for `game`'s positions (of this format or format 1):
+    /// the one path by which every command reads a network, so that a file reaches play
+    /// only after every check of [`Champion::check`].
+    pub fn load_for<G: NeuralInput>(path: &Path, game: &G) -> Result<Champion, PersistError> {
+        let champion = Champion::decode(path, game.name())?;
+        champion
+            .check(game)
+            .map_err(|reason| PersistError::Unplayable {
+                path: path.to_path_buf(),
+                reason,
+            })?;
+        Ok(champion)
+    }
+
+    /// The generation that made the champion of `game` at `path`, for reports drawn
+    /// without the game's rules at hand (the network itself is not handed out unchecked).
+    pub fn generation_of(path: &Path, game: &str) -> Result<u32, PersistError> {
+        Ok(Champion::decode(path, game)?.generation)
+    }
+
+    /// The file's champion, of this format or format 1, before any check of its network.
+    fn decode(path: &Path, game: &str) -> Result<Champion, PersistError> {
         let bytes = persist::read(path)?;
         let (version, payload) = persist::open(path, &bytes, FileKind::Champion, game)?;
-        let champion: Champion = if version == 1 {
-            persist::decode_payload::<ChampionV1>(path, payload)?.into()
+        if version == 1 {
+            Ok(persist::decode_payload::<ChampionV1>(path, payload)?.into())
         } else {
-            persist::decode_payload(path, payload)?
-        };
-        let corrupt = |reason: String| PersistError::Corrupt {
-            path: path.to_path_buf(),
-            reason,
-        };
-        if !(1..=MAX_DEPTH).contains(&champion.depth) {
-            return Err(corrupt(format!(
-                "search depth {} is out of range",
-                champion.depth
-            )));
+            persist::decode_payload(path, payload)
         }
-        if champion.genes.len() != champion.architecture.genes() {
-            return Err(corrupt(format!(
+    }
+
+    /// Why this champion cannot play `game`, if it cannot: a depth the search refuses, an
+    /// architecture that cannot read the game's positions (checked before the chromosome's
+    /// length, which a malformed architecture cannot even compute), a chromosome that does
+    /// not fit it, or a weight no player can use. Files and checkpoints are both checked
+    /// here.
+    pub fn check<G: NeuralInput>(&self, game: &G) -> Result<(), String> {
+        if !(1..=MAX_DEPTH).contains(&self.depth) {
+            return Err(format!("search depth {} is out of range", self.depth));
+        }
+        game.check_architecture(&self.architecture)?;
+        if self.genes.len() != self.architecture.genes() {
+            return Err(format!(
                 "{} genes for a {} network, which needs {}",
-                champion.genes.len(),
-                champion.architecture,
-                champion.architecture.genes()
-            )));
+                self.genes.len(),
+                self.architecture,
+                self.architecture.genes()
+            ));
         }
-        Ok(champion)
+        check_weights(&self.genes)
     }
 
     /// The champion's network as an evaluator for `game`'s positions.

@@ -3,7 +3,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
@@ -11,7 +10,7 @@ fn main() -> ExitCode {
     // Under an MPI launcher (built with the `mpi` feature), join the job first, so that
     // only its leader prints.
     let launch = evoboard::farm::launch();
-    let cli = match evoboard::cli::Cli::try_parse() {
+    let cli = match evoboard::cli::Cli::parse_args() {
         Ok(cli) => cli,
         // --help and --version; a bare `evoboard` prints the help (exit 2) as it is.
         Err(error)

@@ -14,6 +14,7 @@ use evoboard::evolve::mutation::{momentum, self_adaptive};
 use evoboard::evolve::population::{Individual, diversity};
 use evoboard::evolve::selection::{ranking, roulette};
 use evoboard::evolve::{Evolution, Observer};
+use evoboard::games::mancala::Kalah;
 use evoboard::nn::{Mlp, Topology, nguyen_widrow};
 use evoboard::rng::rng_for;
 
@@ -389,20 +390,118 @@ fn populations_are_capped_and_must_fit_in_memory_before_anything_is_allocated() 
         ..EvolveConfig::new(Preset::Cmaes)
     };
     assert!(wide.validate().is_ok());
-    assert!(wide.check_size(167_265).is_err());
+    let bytes = 4 * 167_265 + 65_536;
+    assert!(wide.check_memory(167_265, bytes, 0, 2).is_err());
     assert!(Evolution::create(Othello::start(), wide.clone(), &dir).is_err());
     assert!(
         !dir.exists(),
         "nothing is written for a run that cannot start"
     );
+    let few = EvolveConfig {
+        population: 20,
+        ..wide
+    };
+    assert!(few.check_memory(167_265, bytes, 0, 2).is_ok());
+    // The league's list of games counts too: 10,000 small TD learners in a full league
+    // (10⁸ games) passed a check of the chromosomes alone, then aborted allocating it.
+    let league = EvolveConfig {
+        population: 10_000,
+        td_games: 1,
+        ..EvolveConfig::for_game(Preset::Ctdl, &Kalah::game(6, 4, false))
+    };
+    assert!(league.validate().is_ok());
+    let error = Evolution::create(Kalah::game(6, 4, false), league, &dir)
+        .err()
+        .expect("the run does not fit in memory")
+        .to_string();
     assert!(
-        EvolveConfig {
-            population: 20,
-            ..wide
-        }
-        .check_size(167_265)
-        .is_ok()
+        error.contains("MB") && error.contains("--league-sample"),
+        "{error}"
     );
+    assert!(!dir.exists());
+}
+
+/// A run's memory bound grows with everything it holds, and every part of it counts.
+#[test]
+fn the_memory_bound_counts_every_copy_of_the_population_and_the_league() {
+    let config = EvolveConfig {
+        population: 100,
+        ..EvolveConfig::new(Preset::Modern)
+    };
+    let bound = |c: &EvolveConfig| c.memory_bound(2_773, 20_000, 0, 2);
+    let bigger = |change: fn(&mut EvolveConfig)| {
+        let mut changed = config.clone();
+        change(&mut changed);
+        bound(&changed) > bound(&config)
+    };
+    assert!(bigger(|c| c.population = 200));
+    assert!(bigger(|c| c.hall_of_fame += 10));
+    assert!(bigger(|c| c.candidates += 10));
+    assert!(bigger(|c| c.bench_games = 100_000));
+    assert!(bigger(|c| {
+        c.sparring = vec!["random".to_string()];
+        c.sparring_games = 1_000;
+    }));
+    // A sampled league lists fewer games than the full one.
+    assert!(!bigger(|c| c.league_sample = Some(2)));
+    // Each individual counts five times over: in the population, as a player, in the next
+    // population, in the checkpoint's encoding and in its copy (each of the four
+    // chromosome stores holding genes and mutation steps).
+    let doubled = EvolveConfig {
+        population: 200,
+        ..config.clone()
+    };
+    assert!(bound(&doubled) - bound(&config) >= 100 * (8 * 2_773 * 4 + 20_000));
+    assert!(config.memory_bound(2_773, 20_000, 0, 8) > bound(&config));
+    assert!(config.memory_bound(2_773, 20_000, 1 << 20, 2) > bound(&config));
+}
+
+#[test]
+fn the_td_presets_need_learning_games() {
+    for preset in [Preset::Td, Preset::Ctdl] {
+        let config = EvolveConfig {
+            td_games: 0,
+            ..EvolveConfig::for_game(preset, &Othello::start())
+        };
+        let error = config.validate().unwrap_err().to_string();
+        assert!(error.contains("--td-games"), "{error}");
+        let dir = temp_dir("no-td-games");
+        assert!(Evolution::create(Othello::start(), config, &dir).is_err());
+        assert!(!dir.exists());
+    }
+    // The evolving presets learn by evolution alone by default.
+    assert!(small(Preset::Modern).validate().is_ok());
+}
+
+/// Learning that diverges (here α reaching 3·10³⁸ in generation 2) stops the run before
+/// the generation is saved: the last checkpoint and the champion stay those of
+/// generation 1, and the error names generation 2.
+#[test]
+fn a_run_whose_learning_diverges_stops_with_its_last_good_checkpoint() {
+    let dir = temp_dir("diverging");
+    let config = EvolveConfig {
+        generations: 3,
+        td_games: 40,
+        learning_rate_end: Some(3e38),
+        decay_generations: 2,
+        sparring: Vec::new(),
+        sparring_share: 0.0,
+        ..small_td()
+    };
+    let mut evolution = Evolution::create(Othello::start(), config, &dir).unwrap();
+    let error = evolution.run(&Quiet).unwrap_err();
+    assert!(!error.is_bad_input());
+    let message = error.to_string();
+    assert!(
+        message.contains("generation 2") && message.contains("generation 1"),
+        "{message}"
+    );
+    assert!(dir.join("gen-00001.evo").exists() && !dir.join("gen-00002.evo").exists());
+    let champion =
+        evoboard::champion::Champion::load_for(&dir.join("champion.evo"), &Othello::start())
+            .expect("the champion of generation 1 is intact");
+    assert_eq!(champion.generation, 1);
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -530,6 +629,25 @@ fn resume_refuses_inconsistent_checkpoints_and_repairs_derived_files() {
     let mut renumbered = original.clone();
     renumbered.generation = 1;
     assert!(resume_error(&renumbered).contains("generation 2"));
+    // Every network a checkpoint restores is checked as a champion file would be: a
+    // champion searching at another depth than the run's, or a weight no player can use.
+    for depth in [0, u32::MAX] {
+        let mut deep = original.clone();
+        deep.champion.as_mut().unwrap().depth = depth;
+        assert!(resume_error(&deep).contains("does not fit"));
+        let mut candidate = original.clone();
+        candidate.candidates[0].depth = depth;
+        assert!(resume_error(&candidate).contains("does not fit"));
+    }
+    let mut nan_individual = original.clone();
+    nan_individual.population[2].genes[5] = f32::NAN;
+    assert!(resume_error(&nan_individual).contains("weight 5"));
+    let mut infinite_memory = original.clone();
+    infinite_memory.population[0].previous[1] = f32::INFINITY;
+    assert!(resume_error(&infinite_memory).contains("weight 1"));
+    let mut nan_champion = original.clone();
+    nan_champion.champion.as_mut().unwrap().genes[0] = f32::NAN;
+    assert!(resume_error(&nan_champion).contains("weight 0"));
     save(&path, FileKind::Checkpoint, "othello", &original).unwrap();
 
     // Too small a budget would undo generations.

@@ -7,6 +7,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::{error_line, evoboard, temp_dir};
+use evoboard::Othello;
+use evoboard::champion::Champion;
+use evoboard::nn::ntuple::GlobalFeature;
+use evoboard::nn::{Architecture, Topology, TupleSpec};
 use std::time::{Duration, Instant};
 
 const RUN: [&str; 15] = [
@@ -313,6 +317,7 @@ fn ctrl_c_says_how_to_resume() {
     let dir = temp_dir("interrupted");
     let out = dir.to_str().unwrap();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .env_remove("CARGO")
         .args(run_args(out, "1000"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -333,9 +338,11 @@ fn ctrl_c_says_how_to_resume() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // Started by path (not by cargo), the hint names the program by that path.
     assert!(
         stderr.contains(&format!(
-            "interrupted: continue with `evoboard evolve --out {out} --resume`"
+            "interrupted: continue with `{} evolve --out {out} --resume`",
+            env!("CARGO_BIN_EXE_evoboard")
         )),
         "{stderr}"
     );
@@ -356,4 +363,233 @@ fn a_run_that_cannot_start_leaves_no_directory_behind() {
     let refused = evoboard(&["evolve", "--game", "kalah", "--depth", "13", "--out", out]);
     assert!(error_line(&refused).contains("depth must be 1 to 12"));
     assert!(!dir.exists(), "the run directory is removed again");
+}
+
+#[test]
+fn the_td_presets_refuse_zero_learning_games_in_every_game_before_writing() {
+    for game in ["othello", "kalah", "oware", "congklak", "congkak"] {
+        for preset in ["td", "ctdl"] {
+            let dir = temp_dir(&format!("no-td-games-{game}-{preset}"));
+            let line = error_line(&evoboard(&[
+                "evolve",
+                "--game",
+                game,
+                "--preset",
+                preset,
+                "--td-games",
+                "0",
+                "--out",
+                dir.to_str().unwrap(),
+            ]));
+            assert!(line.contains("--td-games must be at least 1"), "{line}");
+            assert!(!dir.exists(), "{game}: nothing is written");
+        }
+    }
+}
+
+/// A small TD run of one generation in `dir`.
+fn small_td_run(dir: &Path) -> std::process::Output {
+    evoboard(&[
+        "evolve",
+        "--no-plots",
+        "--game",
+        "othello",
+        "--network",
+        "ntuple:straight2",
+        "--td-games",
+        "20",
+        "--bench-games",
+        "2",
+        "--selection-games",
+        "2",
+        "--depth",
+        "1",
+        "--generations",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn a_run_recorded_with_zero_learning_games_is_refused_on_resume() {
+    let dir = temp_dir("zero-td-resume");
+    assert!(small_td_run(&dir).status.success());
+    // What an earlier build wrote for `--td-games 0`.
+    let json = std::fs::read_to_string(dir.join("run.json")).unwrap();
+    let mut info: serde_json::Value = serde_json::from_str(&json).unwrap();
+    info["config"]["td_games"] = 0.into();
+    std::fs::write(dir.join("run.json"), info.to_string()).unwrap();
+    let line = error_line(&evoboard(&[
+        "evolve",
+        "--no-plots",
+        "--out",
+        dir.to_str().unwrap(),
+        "--resume",
+        "--generations",
+        "2",
+    ]));
+    assert!(line.contains("--td-games must be at least 1"), "{line}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Othello champions no game can play, with valid checksums, and what their refusal says.
+fn crafted_teachers() -> Vec<(Champion, &'static str)> {
+    let plain = |architecture: Architecture| Champion {
+        genes: vec![0.0; architecture.genes()],
+        architecture,
+        depth: 1,
+        preset: "td".into(),
+        seed: 1,
+        generation: 1,
+        fitness: 0.0,
+        benchmark_win_rate: None,
+        test_win_rate: None,
+    };
+    let tuples = |tuples: Vec<Vec<u8>>, features: Vec<GlobalFeature>| {
+        plain(Architecture::NTuple(TupleSpec {
+            name: "crafted".into(),
+            states: 3,
+            tuples,
+            features,
+        }))
+    };
+    let discs = GlobalFeature {
+        name: "discs".into(),
+        size: 65,
+    };
+    let mut nan = tuples(vec![vec![0, 1]], vec![]);
+    nan.genes[4] = f32::NAN;
+    vec![
+        (tuples(vec![vec![0, 200]], vec![]), "cell 200"),
+        (tuples(vec![vec![]], vec![]), "0 cells"),
+        (tuples(vec![vec![0, 1]; 2000], vec![]), "placements"),
+        (tuples(vec![vec![0]], vec![discs; 9]), "9 global features"),
+        (
+            plain(Architecture::Mlp(Topology::new(&[10, 4, 1]).unwrap())),
+            "10 inputs",
+        ),
+        (nan, "weight 4"),
+    ]
+}
+
+#[test]
+fn teachers_are_checked_against_the_game_like_every_champion() {
+    let dir = temp_dir("teachers");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("run");
+    let teach = |teacher: &Path| {
+        evoboard(&[
+            "evolve",
+            "--no-plots",
+            "--game",
+            "othello",
+            "--td-games",
+            "10",
+            "--teacher",
+            teacher.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let teacher = dir.join("teacher.evo");
+    for (champion, reason) in crafted_teachers() {
+        champion.save(&teacher, "othello").unwrap();
+        let line = error_line(&teach(&teacher));
+        assert!(
+            line.contains("cannot be played") && line.contains(reason),
+            "{reason}: {line}"
+        );
+        assert!(!out.exists(), "{reason}: nothing is written");
+        // The same file as an agent is refused alike.
+        let spec = format!("champion:{}", teacher.display());
+        let agent = evoboard(&[
+            "benchmark",
+            "--game",
+            "othello",
+            "--player",
+            &spec,
+            "--opponent",
+            "random",
+            "--games",
+            "2",
+        ]);
+        assert!(error_line(&agent).contains(reason), "{reason}");
+    }
+    // A Kalah network, in a Kalah file or passed off as Othello's.
+    let kalah = Champion {
+        architecture: Architecture::Mlp(Topology::new(&[14, 9, 1]).unwrap()),
+        genes: vec![0.0; 14 * 9 + 9 + 9 + 1],
+        ..crafted_teachers().remove(0).0
+    };
+    kalah.save(&teacher, "kalah").unwrap();
+    assert!(error_line(&teach(&teacher)).contains("holds a kalah file"));
+    kalah.save(&teacher, "othello").unwrap();
+    assert!(error_line(&teach(&teacher)).contains("14 inputs"));
+    assert!(!out.exists());
+    // A sound teacher still teaches.
+    let sound = Champion {
+        architecture: Architecture::Mlp(Topology::new(&[64, 4, 1]).unwrap()),
+        genes: vec![0.01; 64 * 4 + 4 + 4 + 1],
+        ..kalah
+    };
+    sound.save(&teacher, "othello").unwrap();
+    assert!(Champion::load_for(&teacher, &Othello::start()).is_ok());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn learning_that_diverges_ends_with_exit_1_naming_the_generation() {
+    let dir = temp_dir("diverging-cli");
+    let output = evoboard(&[
+        "evolve",
+        "--no-plots",
+        "--game",
+        "othello",
+        "--network",
+        "ntuple:straight2",
+        "--td-games",
+        "20",
+        "--bench-games",
+        "0",
+        "--generations",
+        "3",
+        "--learning-rate-end",
+        "3e38",
+        "--decay-generations",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let line = stderr.trim_end().lines().last().unwrap();
+    assert!(
+        line.starts_with("error: generation 2 produced unusable weights")
+            && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+    assert!(dir.join("gen-00001.evo").exists() && !dir.join("gen-00002.evo").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_new_run_needs_a_new_or_empty_directory() {
+    let dir = temp_dir("occupied");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let line = error_line(&small_td_run(&dir));
+    assert!(line.contains("not an empty directory"), "{line}");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["notes.txt"], "nothing is added to it");
+    // A file is not a directory either.
+    let line = error_line(&small_td_run(&dir.join("notes.txt")));
+    assert!(line.contains("not an empty directory"), "{line}");
+    // An empty directory will do.
+    std::fs::remove_file(dir.join("notes.txt")).unwrap();
+    assert!(small_td_run(&dir).status.success());
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -281,6 +281,20 @@ fn tuple_specs_that_do_not_fit_the_board_are_refused() {
         spec(vec![vec![0, 1]; 200]).check(64, 3, 8, &offered),
         Err(TupleError::TooManyPlacements)
     );
+    let nine_features = TupleSpec {
+        features: vec![
+            evoboard::nn::ntuple::GlobalFeature {
+                name: "discs".into(),
+                size: 65,
+            };
+            9
+        ],
+        ..spec(vec![vec![0, 1]])
+    };
+    assert_eq!(
+        nine_features.check(64, 3, 8, &offered),
+        Err(TupleError::TooManyFeatures(9))
+    );
     assert_eq!(
         spec(vec![vec![0, 1], vec![2, 10, 18]]).check(64, 3, 8, &offered),
         Ok(())
@@ -322,7 +336,10 @@ fn champions_of_either_family_round_trip_and_play() {
         test_win_rate: Some(0.5),
     };
     champion.save(&path, "othello").unwrap();
-    assert_eq!(Champion::load(&path, "othello").unwrap(), champion);
+    assert_eq!(
+        Champion::load_for(&path, &Othello::start()).unwrap(),
+        champion
+    );
     let spec: AgentSpec = format!("champion:{}", path.display()).parse().unwrap();
     let start = Othello::start();
     let agent = spec.build(&start).unwrap();
@@ -338,7 +355,8 @@ fn champions_of_either_family_round_trip_and_play() {
 fn champions_written_before_network_families_still_load_and_play() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/champion-format1-congklak.evo");
-    let champion = Champion::load(&path, "congklak").expect("a format-1 champion loads");
+    let champion = Champion::load_for(&path, &evoboard::games::mancala::Congklak::game())
+        .expect("a format-1 champion loads");
     assert_eq!(champion.architecture.family(), "mlp");
     assert_eq!(champion.genes.len(), champion.architecture.genes());
     let spec: AgentSpec = format!("champion:{}", path.display()).parse().unwrap();

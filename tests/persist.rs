@@ -2,8 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
+use evoboard::Othello;
 use evoboard::champion::Champion;
-use evoboard::nn::{Architecture, Topology, nguyen_widrow};
+use evoboard::eval::neural::NeuralInput;
+use evoboard::nn::ntuple::GlobalFeature;
+use evoboard::nn::{Architecture, Topology, TupleSpec, nguyen_widrow};
 use evoboard::persist::{
     self, CHAMPION_VERSION, CHECKPOINT_VERSION, FileKind, PersistError, decode, encode,
 };
@@ -31,6 +34,15 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// `file` with the bytes at `offset` replaced by `field` and its checksum made to match.
+fn with_header_field(file: &[u8], offset: usize, field: &[u8]) -> Vec<u8> {
+    let mut crafted = file[..file.len() - 4].to_vec();
+    crafted[offset..offset + field.len()].copy_from_slice(field);
+    let checksum = crc32fast::hash(&crafted);
+    crafted.extend_from_slice(&checksum.to_le_bytes());
+    crafted
+}
+
 fn decode_champion(bytes: &[u8]) -> Result<Champion, PersistError> {
     decode(Path::new("test.evo"), bytes, FileKind::Champion, "othello")
 }
@@ -41,7 +53,10 @@ fn champion_round_trips_through_a_file() {
     let path = dir.join("champion.evo");
     let original = champion();
     original.save(&path, "othello").unwrap();
-    assert_eq!(Champion::load(&path, "othello").unwrap(), original);
+    assert_eq!(
+        Champion::load_for(&path, &Othello::start()).unwrap(),
+        original
+    );
     // The atomic write leaves nothing else behind.
     let names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -52,7 +67,12 @@ fn champion_round_trips_through_a_file() {
     let mut changed = original.clone();
     changed.generation = 8;
     changed.save(&path, "othello").unwrap();
-    assert_eq!(Champion::load(&path, "othello").unwrap().generation, 8);
+    assert_eq!(
+        Champion::load_for(&path, &Othello::start())
+            .unwrap()
+            .generation,
+        8
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -144,6 +164,26 @@ fn trailing_bytes_wrong_game_wrong_kind_and_other_versions_are_refused() {
         other => panic!("{other:?}"),
     }
 
+    // Format versions start at 1: a version 0 with a valid checksum is crafted.
+    let zero = with_header_field(
+        &encode(FileKind::Champion, "othello", &value),
+        8,
+        &0u32.to_le_bytes(),
+    );
+    match decode_champion(&zero) {
+        Err(error @ PersistError::Corrupt { .. }) => {
+            assert!(error.to_string().contains("version 0"), "{error}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A game name read from a file is printed with its control characters escaped.
+    let hostile = encode(FileKind::Champion, "oth\x1b[2Jello\n", &value);
+    let message = decode_champion(&hostile).unwrap_err().to_string();
+    assert!(
+        message.contains("oth\\u{1b}[2Jello\\n") && !message.chars().any(char::is_control),
+        "{message}"
+    );
+
     let mut not_evo = encode(FileKind::Champion, "othello", &value);
     not_evo[0] = b'X';
     assert!(matches!(
@@ -160,10 +200,10 @@ fn a_valid_file_with_an_inconsistent_champion_is_refused() {
     bad.genes.pop();
     persist::save(&path, FileKind::Champion, "othello", &bad).unwrap();
     assert!(matches!(
-        Champion::load(&path, "othello"),
-        Err(PersistError::Corrupt { .. })
+        Champion::load_for(&path, &Othello::start()),
+        Err(PersistError::Unplayable { .. })
     ));
-    let missing = Champion::load(&dir.join("missing.evo"), "othello").unwrap_err();
+    let missing = Champion::load_for(&dir.join("missing.evo"), &Othello::start()).unwrap_err();
     assert!(matches!(missing, PersistError::Read { .. }) && missing.is_bad_input());
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -191,7 +231,7 @@ fn declared_lengths_beyond_the_payload_are_refused_before_anything_is_allocated(
     for length in [1u64 << 40, 1 << 63, u64::MAX] {
         let path = dir.join(format!("crafted-{length}.evo"));
         std::fs::write(&path, crafted_champion(length)).unwrap();
-        match Champion::load(&path, "othello") {
+        match Champion::load_for(&path, &Othello::start()) {
             Err(PersistError::Corrupt { .. }) => {}
             other => panic!("length {length}: {other:?}"),
         }
@@ -262,5 +302,126 @@ fn stale_temporary_files_are_removed_but_those_of_running_writers_are_kept() {
     assert!(!dead.exists(), "a dead writer's file goes");
     assert!(alive.exists(), "a running writer's file stays");
     assert!(kept.exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// An n-tuple network for Othello of `tuples` and `features` with every weight zero: built
+/// as the library builds any champion, so that only the loader can refuse it.
+fn tuple_champion(tuples: Vec<Vec<u8>>, features: Vec<GlobalFeature>) -> Champion {
+    let spec = TupleSpec {
+        name: "crafted".into(),
+        states: 3,
+        tuples,
+        features,
+    };
+    Champion {
+        genes: vec![0.0; spec.genes()],
+        architecture: Architecture::NTuple(spec),
+        ..champion()
+    }
+}
+
+/// Champions with valid checksums that no game can play, each refused by the one loading
+/// path with the reason (they used to panic deep in the networks when loaded as teachers).
+#[test]
+fn crafted_champions_are_refused_by_the_one_loading_path() {
+    let dir = temp_dir("crafted-networks");
+    let start = Othello::start();
+    let discs = GlobalFeature {
+        name: "discs".into(),
+        size: 65,
+    };
+    let kalah_spec = evoboard::games::mancala::Kalah::game(6, 4, false)
+        .tuple_set("triples")
+        .unwrap();
+    let mlp = |inputs: usize| {
+        let topology = Topology::new(&[inputs, 5, 1]).unwrap();
+        Champion {
+            genes: vec![0.1; topology.genes()],
+            architecture: Architecture::Mlp(topology),
+            ..champion()
+        }
+    };
+    let unusable = |weight: f32| {
+        let mut champion = champion();
+        champion.genes[17] = weight;
+        champion
+    };
+    let cases: Vec<(&str, Champion, &str)> = vec![
+        (
+            "cell 200",
+            tuple_champion(vec![vec![0, 200]], vec![]),
+            "cell 200",
+        ),
+        (
+            "empty tuple",
+            tuple_champion(vec![vec![]], vec![]),
+            "0 cells",
+        ),
+        (
+            "2000 tuples",
+            tuple_champion(vec![vec![0, 1]; 2000], vec![]),
+            "placements",
+        ),
+        (
+            "9 features",
+            tuple_champion(vec![vec![0]], vec![discs; 9]),
+            "9 global features",
+        ),
+        ("mlp of 10 inputs", mlp(10), "10 inputs"),
+        (
+            "kalah tuples",
+            Champion {
+                genes: vec![0.0; kalah_spec.genes()],
+                architecture: Architecture::NTuple(kalah_spec),
+                ..champion()
+            },
+            "states",
+        ),
+        ("NaN weight", unusable(f32::NAN), "weight 17"),
+        ("infinite weight", unusable(f32::NEG_INFINITY), "weight 17"),
+        ("huge weight", unusable(1e31), "weight 17"),
+        (
+            "depth 0",
+            Champion {
+                depth: 0,
+                ..champion()
+            },
+            "depth 0",
+        ),
+        (
+            "depth 2^32 - 1",
+            Champion {
+                depth: u32::MAX,
+                ..champion()
+            },
+            "depth 4294967295",
+        ),
+    ];
+    for (case, crafted, reason) in cases {
+        if !case.contains("weight") && !case.contains("depth") {
+            assert!(
+                start.check_architecture(&crafted.architecture).is_err(),
+                "{case}: the architecture check refuses it"
+            );
+        }
+        let path = dir.join("crafted.evo");
+        crafted.save(&path, "othello").unwrap();
+        match Champion::load_for(&path, &start) {
+            Err(error @ PersistError::Unplayable { .. }) => {
+                let message = error.to_string();
+                assert!(message.contains(reason), "{case}: {message}");
+                assert!(error.is_bad_input());
+            }
+            other => panic!("{case}: {other:?}"),
+        }
+    }
+    // A Kalah network in a Kalah file is refused for Othello by its header.
+    let path = dir.join("kalah.evo");
+    mlp(14).save(&path, "kalah").unwrap();
+    assert!(matches!(
+        Champion::load_for(&path, &start),
+        Err(PersistError::WrongGame { .. })
+    ));
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -46,8 +46,6 @@ pub enum SpecError {
         #[source]
         source: PersistError,
     },
-    #[error("agent spec '{spec}': {reason}")]
-    NetworkMismatch { spec: String, reason: String },
 }
 
 /// What kind of agent a spec names.
@@ -353,17 +351,10 @@ impl AgentSpec {
         path: &Path,
         start: &G,
     ) -> Result<LoadedChampion, SpecError> {
-        let champion =
-            Champion::load(path, start.name()).map_err(|source| SpecError::Champion {
-                spec: self.text.clone(),
-                source,
-            })?;
-        start
-            .check_architecture(&champion.architecture)
-            .map_err(|reason| SpecError::NetworkMismatch {
-                spec: self.text.clone(),
-                reason,
-            })?;
+        let champion = Champion::load_for(path, start).map_err(|source| SpecError::Champion {
+            spec: self.text.clone(),
+            source,
+        })?;
         Ok(LoadedChampion {
             network: Arc::new(champion.evaluator(start)),
             depth: champion.depth,

@@ -1,6 +1,6 @@
 //! `evoboard evolve`: run (or resume) neuroevolution and write the run directory.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -39,8 +39,9 @@ pub struct EvolveArgs {
     /// mlp].
     #[arg(long)]
     network: Option<NetworkChoice>,
-    /// Individuals per generation [default: 20]. League cost grows as P²: P·(P−1) games
-    /// per generation (380 for 20); use --league-sample K for large populations.
+    /// Individuals per generation [default: td 1, ctdl 6, others 20]. League cost grows as
+    /// P²: P·(P−1) games per generation (380 for 20); use --league-sample K for large
+    /// populations.
     #[arg(long)]
     population: Option<usize>,
     /// Generation budget [default: 50]; with --resume it may be raised to continue a run.
@@ -62,11 +63,12 @@ pub struct EvolveArgs {
     /// Chance p that an offspring mutates, also the paper's step factor (paper) [default: 0.05].
     #[arg(long)]
     mutation_probability: Option<f64>,
-    /// Initial self-adaptive mutation step σ (modern) [default: 0.01], or CMA-ES's initial
-    /// step [default: 0.1].
+    /// Initial self-adaptive mutation step σ (modern), or CMA-ES's initial step [default:
+    /// cmaes 0.1, others 0.01].
     #[arg(long)]
     initial_sigma: Option<f32>,
-    /// Past champions every individual also plays, both colours (modern default 4, paper 0).
+    /// Past champions every individual also plays, both colours [default: modern 4,
+    /// others 0].
     #[arg(long)]
     hall_of_fame: Option<usize>,
     /// Each individual plays K seeded opponents with both colours instead of everyone
@@ -88,7 +90,8 @@ pub struct EvolveArgs {
     /// heuristic:DEPTH].
     #[arg(long, value_delimiter = ',', value_name = "SPEC,...")]
     bench_opponents: Option<Vec<String>>,
-    /// Benchmark win rate that ends the run [default: 0.75].
+    /// Benchmark win rate that ends the run [default: td 1, ctdl 1, others 0.75]: the TD
+    /// presets play their whole budget.
     #[arg(long)]
     gate: Option<f64>,
     /// Run directory [default: populations/GAME-PRESET-seedSEED].
@@ -106,7 +109,8 @@ pub struct EvolveArgs {
     /// Do not draw plots while evolving (`evoboard plot` draws them later).
     #[arg(long, conflicts_with = "plots")]
     no_plots: bool,
-    /// TD learning games per individual and generation [default: td 50000, others 0].
+    /// TD learning games per individual and generation [default: td 50000, ctdl 10000,
+    /// others 0].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
     td_games: Option<u32>,
     /// TD step size α [default: 0.002].
@@ -126,8 +130,8 @@ pub struct EvolveArgs {
     /// instead of the value one move later [default: 0, TD(0)].
     #[arg(long)]
     lambda: Option<f32>,
-    /// Random plies that make each TD game's opening [default: Othello 0, Kalah, Oware and
-    /// Congklak 10].
+    /// Random plies that make each TD game's opening [default: td and ctdl: 10 for Kalah,
+    /// Oware and Congklak, 0 for Othello and Congkak; other presets: 0].
     #[arg(long, value_name = "PLIES")]
     td_openings: Option<u32>,
     /// Sparring partners, comma-separated agent specs (e.g. heuristic:1@0.1): opponents in
@@ -155,11 +159,11 @@ pub struct EvolveArgs {
     #[arg(long)]
     sparring_share: Option<f64>,
     /// Best benchmarked networks kept as candidates for the final selection [default: td 5,
-    /// others 1].
+    /// ctdl 5, others 1].
     #[arg(long)]
     candidates: Option<usize>,
     /// Games each candidate plays, on openings of its own, in the final selection of the
-    /// champion; 0 for none [default: td 400, others 0].
+    /// champion; 0 for none [default: td 400, ctdl 400, others 0].
     #[arg(long)]
     selection_games: Option<usize>,
     /// Continue the run in --out from its latest checkpoint.
@@ -201,9 +205,13 @@ static INTERRUPT_MESSAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new
 /// of the run is written atomically, so stopping at any instant loses nothing but the
 /// generation under way.
 fn say_how_to_resume_on_interrupt(out: &std::path::Path) {
+    let program = std::env::args_os()
+        .next()
+        .unwrap_or_else(|| "evoboard".into());
+    let by_cargo = std::env::var_os("CARGO").is_some();
     let message = format!(
-        "\ninterrupted: continue with `evoboard evolve --out {} --resume`\n",
-        out.display()
+        "\ninterrupted: continue with `{}`\n",
+        resume_command(Path::new(&program), by_cargo, out)
     );
     if INTERRUPT_MESSAGE.set(message).is_err() {
         return;
@@ -228,6 +236,32 @@ fn say_how_to_resume_on_interrupt(out: &std::path::Path) {
                 on_interrupt as extern "C" fn(libc::c_int) as *const () as libc::sighandler_t,
             );
         }
+    }
+}
+
+/// The command that continues the run in `out`, written the way this process was started
+/// (`program` being its first argument): with the program as the user typed it (a path,
+/// or a name the shell found on the PATH), or as `cargo run` when cargo (`by_cargo`)
+/// started a binary of its target directory, which is not on the PATH.
+fn resume_command(program: &Path, by_cargo: bool, out: &Path) -> String {
+    let resume = format!("evolve --out {} --resume", out.display());
+    // target/PROFILE/evoboard, or target/TRIPLE/PROFILE/evoboard when cross-compiled.
+    let profile = program.parent().and_then(|dir| {
+        let in_target = |d: &Path| d.file_name().is_some_and(|name| name == "target");
+        let above = dir.parent()?;
+        let target = in_target(above) || above.parent().is_some_and(in_target);
+        target.then(|| dir.file_name()?.to_str()).flatten()
+    });
+    match profile {
+        Some(profile) if by_cargo => {
+            let flags = match profile {
+                "release" => " --release".to_string(),
+                "debug" => String::new(),
+                other => format!(" --profile {other}"),
+            };
+            format!("cargo run{flags} -- {resume}")
+        }
+        _ => format!("{} {resume}", program.display()),
     }
 }
 
@@ -370,8 +404,9 @@ pub fn run(args: &EvolveArgs) -> CliResult {
             let recorded = run.read_info()?.game;
             GameName::from_str(&recorded, true).map_err(|_| {
                 BadInput(format!(
-                    "{} records an unknown game '{recorded}'",
-                    run.run_json().display()
+                    "{} records an unknown game '{}'",
+                    run.run_json().display(),
+                    recorded.escape_debug()
                 ))
             })?
         }
@@ -397,6 +432,9 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
     // again if the run cannot start after all.
     let new_plot_dir = plots.clone().filter(|dir| !dir.exists());
     let new_out = !out.exists();
+    if !args.resume {
+        RunDir { dir: out.clone() }.check_new()?;
+    }
     if let Some(dir) = &plots {
         std::fs::create_dir_all(dir).map_err(|error| {
             BadInput(format!(
@@ -612,5 +650,42 @@ impl Observer for GenerationProgress {
         self.bar.reset();
         self.bar.set_length((candidates * games) as u64);
         self.bar.set_prefix("selection");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resume_command;
+    use std::path::Path;
+
+    #[test]
+    fn the_resume_hint_repeats_how_the_program_was_started() {
+        let out = Path::new("populations/run");
+        let hint =
+            |program: &str, by_cargo: bool| resume_command(Path::new(program), by_cargo, out);
+        let resume = "evolve --out populations/run --resume";
+        // Found on the PATH, or given by a path: as the user typed it.
+        assert_eq!(hint("evoboard", false), format!("evoboard {resume}"));
+        assert_eq!(
+            hint("./target/release/evoboard", false),
+            format!("./target/release/evoboard {resume}")
+        );
+        assert_eq!(
+            hint("/usr/local/bin/evoboard", true),
+            format!("/usr/local/bin/evoboard {resume}")
+        );
+        // Started by `cargo run`, from the profile's directory of the target directory.
+        assert_eq!(
+            hint("/home/me/evoboard/target/release/evoboard", true),
+            format!("cargo run --release -- {resume}")
+        );
+        assert_eq!(
+            hint("/home/me/evoboard/target/debug/evoboard", true),
+            format!("cargo run -- {resume}")
+        );
+        assert_eq!(
+            hint("target/x86_64-unknown-linux-gnu/profiling/evoboard", true),
+            format!("cargo run --profile profiling -- {resume}")
+        );
     }
 }

@@ -38,6 +38,50 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Parses the process's arguments. Any value may be a negative number (clap would
+    /// otherwise take `-10` for a flag and answer "unexpected argument '-1'"), and a
+    /// negative number given for a count is answered as such.
+    pub fn parse_args() -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        let command = Cli::command()
+            .mut_subcommands(|sub| sub.mut_args(|arg| arg.allow_negative_numbers(true)));
+        let matches = command.try_get_matches().map_err(negative_count)?;
+        Cli::from_arg_matches(&matches).map_err(negative_count)
+    }
+}
+
+/// A value a flag refused because it is a negative whole number: said plainly, as every
+/// whole-number flag counts something (games, plies, threads, a seed).
+fn negative_count(error: clap::Error) -> clap::Error {
+    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let text = |kind| match error.get(kind) {
+        Some(ContextValue::String(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    let negative = |value: &str| {
+        value
+            .strip_prefix('-')
+            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let refused = matches!(
+        error.kind(),
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue
+    );
+    match (
+        text(ContextKind::InvalidArg),
+        text(ContextKind::InvalidValue),
+    ) {
+        (Some(arg), Some(value)) if refused && negative(value) => clap::Error::raw(
+            ErrorKind::ValueValidation,
+            format!("invalid value '{value}' for '{arg}': must be a positive integer\n"),
+        )
+        .format(&mut Cli::command()),
+        _ => error,
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Count the leaves of the game tree to a depth (move-generator check).

@@ -189,9 +189,12 @@ impl<'de, G: Featured> Visitor<'de> for WeightsSeed<G> {
                 .next_value::<serde_json::Value>()?
                 .as_f64()
                 .map(|w| w as f32)
-                .filter(|w| w.is_finite())
+                .filter(|&w| crate::nn::usable_weight(w))
                 .ok_or_else(|| {
-                    A::Error::custom(format!("the weight of '{feature}' is not a finite number"))
+                    A::Error::custom(format!(
+                        "the weight of '{feature}' is not a finite number of magnitude at most {:e}",
+                        crate::nn::MAX_WEIGHT
+                    ))
                 })?;
             weights[index] = weight;
         }

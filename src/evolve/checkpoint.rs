@@ -12,7 +12,7 @@ use crate::evolve::cmaes::SepCma;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::population::Individual;
 use crate::evolve::stats::GenerationStats;
-use crate::nn::Architecture;
+use crate::nn::{Architecture, check_weights};
 use crate::persist::{self, FileKind, PersistError};
 use crate::rng::GameRng;
 
@@ -63,6 +63,29 @@ impl EvolutionState {
     /// Whether no generation is left to play: the budget is spent or the gate reached.
     pub fn generations_done(&self) -> bool {
         self.generation >= self.config.generations || self.gate_reached
+    }
+
+    /// The champion, the final selection and the candidates.
+    fn champions(&self) -> impl Iterator<Item = &Champion> {
+        self.champion
+            .iter()
+            .chain(&self.selected)
+            .chain(&self.candidates)
+    }
+
+    /// Why the state's networks cannot be played, if one of its weights (or mutation
+    /// memories) is not usable (see [`crate::nn::usable_weight`]): checked when a checkpoint is read,
+    /// and after every generation, whose learning may have diverged.
+    pub fn check_weights(&self) -> Result<(), String> {
+        let individuals = self
+            .population
+            .iter()
+            .flat_map(|i| [&i.genes, &i.previous, &i.sigmas]);
+        let champions = self.champions().map(|c| &c.genes);
+        individuals
+            .chain(&self.hall_of_fame)
+            .chain(champions)
+            .try_for_each(|genes| check_weights(genes))
     }
 
     /// Checks a loaded state against itself, the game (`start`), the checkpoint's file
@@ -118,13 +141,18 @@ impl EvolutionState {
         {
             return Err("the hall of fame does not fit the run".to_string());
         }
-        let misfit = |c: &Champion| c.genes.len() != genes || c.architecture != self.architecture;
-        if self.champion.as_ref().is_some_and(misfit)
-            || self.selected.as_ref().is_some_and(misfit)
-            || self.candidates.iter().any(misfit)
-            || self.candidates.len() > config.candidates
-        {
-            return Err("the champion or a candidate does not fit the run".to_string());
+        self.check_weights()?;
+        if self.candidates.len() > config.candidates {
+            return Err("it holds more candidates than the run keeps".to_string());
+        }
+        // The run saves every champion at its own depth and architecture.
+        for champion in self.champions() {
+            if champion.architecture != self.architecture || champion.depth != config.depth {
+                return Err("the champion or a candidate does not fit the run".to_string());
+            }
+            champion
+                .check(start)
+                .map_err(|reason| format!("the champion or a candidate: {reason}"))?;
         }
         Ok(())
     }
@@ -167,6 +195,25 @@ impl RunDir {
         let bytes = persist::read_limited(&self.run_json(), MAX_RUN_JSON_BYTES)
             .map_err(|e| no_run(e.to_string()))?;
         serde_json::from_slice(&bytes).map_err(|e| no_run(e.to_string()))
+    }
+
+    /// Refuses a directory a new run must not be written into: one that holds a run (to be
+    /// continued with `--resume`), and one that is neither new nor empty (the run's files
+    /// would mix with what is there, be it `/`).
+    pub fn check_new(&self) -> Result<(), EvolveError> {
+        if self.run_json().exists() || self.latest_checkpoint().is_some() {
+            return Err(EvolveError::RunExists(self.dir.display().to_string()));
+        }
+        let empty = match std::fs::read_dir(&self.dir) {
+            Ok(mut entries) => entries.all(|entry| {
+                entry.is_ok_and(|entry| entry.file_name() == std::ffi::OsStr::new(LOCK_FILE))
+            }),
+            Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+        };
+        if !empty {
+            return Err(EvolveError::NotEmpty(self.dir.display().to_string()));
+        }
+        Ok(())
     }
 
     /// The generations that have a checkpoint file.
@@ -230,6 +277,9 @@ pub fn load_checkpoint(path: &Path, game: &str) -> Result<EvolutionState, Persis
     persist::load(path, FileKind::Checkpoint, game)
 }
 
+/// The file of a run directory's lock (see [`RunLock`]).
+const LOCK_FILE: &str = ".evoboard-lock";
+
 /// An advisory lock on a run directory, held for as long as the value lives, so that two
 /// processes never write one run. The operating system releases it when its process ends,
 /// however it ends, so a crash leaves nothing to clean up before `--resume`. The lock file
@@ -247,7 +297,7 @@ impl RunLock {
             error,
         };
         std::fs::create_dir_all(dir).map_err(failed)?;
-        let path = dir.join(".evoboard-lock");
+        let path = dir.join(LOCK_FILE);
         let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)

@@ -188,9 +188,25 @@ pub struct EvolveConfig {
 /// generation.
 pub const MAX_POPULATION: usize = 10_000;
 
-/// The most memory a population's chromosomes may take (with what their mutation
-/// operators remember): checked before anything is allocated.
-pub const MAX_POPULATION_BYTES: usize = 4 << 30;
+/// The most memory a run may take at its peak (see [`EvolveConfig::memory_bound`]): checked
+/// before anything is allocated.
+pub const MAX_RUN_BYTES: usize = 4 << 30;
+
+/// What every run takes whatever its settings: the program, its libraries and its
+/// allocator's slack (measured: under 20 MB resident).
+const BASE_BYTES: usize = 64 << 20;
+
+/// What each thread takes: its search's transposition table (6 MiB), its stack and its
+/// learning games' buffers.
+const THREAD_BYTES: usize = 12 << 20;
+
+/// What each player of a league holds besides its network: the agent, its label, the
+/// shared pointer.
+const PLAYER_BYTES: usize = 256;
+
+/// An allowance for a game's record in a benchmark or the final test (its moves and the
+/// time each took).
+const RECORD_BYTES: usize = 8 << 10;
 
 /// The modern preset's bound on self-adapted steps, as a multiple of the initial step.
 pub const MODERN_SIGMA_BOUND: f32 = 5.0;
@@ -330,23 +346,105 @@ impl EvolveConfig {
         }
     }
 
-    /// Checks that the population of chromosomes of `genes` weights fits in memory (a
-    /// checkpoint holds it twice while it is written).
-    pub fn check_size(&self, genes: usize) -> Result<(), ConfigError> {
+    /// An upper bound of the memory a run of these settings takes at its peak, with
+    /// chromosomes of `genes` weights held as networks of `network_bytes` bytes each (see
+    /// [`crate::nn::Architecture::network_bytes`]), a teacher network of `teacher_bytes`,
+    /// and `threads` worker threads. Besides the state (population with mutation memory,
+    /// hall of fame, champions, candidates, CMA-ES's distribution), what a generation
+    /// allocates is counted as if it all coexisted, as the allocator may keep memory freed
+    /// early in a generation resident (measured: 1,000 CMA-ES samples of 167,265 weights, a
+    /// population of 669 MB, peaked at 3.2 GB resident; this bound says 3.9 GB):
+    /// - every individual and past champion as a network, and the league's fixtures and
+    ///   outcomes;
+    /// - CMA-ES's update;
+    /// - the next population;
+    /// - a learner's network with its chromosome copied back;
+    /// - the benchmark's and final test's game records;
+    /// - the checkpoint's encoding and its copy behind the file's header.
+    pub fn memory_bound(
+        &self,
+        genes: usize,
+        network_bytes: usize,
+        teacher_bytes: usize,
+        threads: usize,
+    ) -> usize {
+        let chromosome = genes.saturating_mul(std::mem::size_of::<f32>());
         let vectors = match self.preset {
             Preset::Paper | Preset::Modern => 2,
-            _ => 1,
+            Preset::Td | Preset::Ctdl | Preset::Cmaes => 1,
         };
-        let bytes = self
+        let population = self
             .population
-            .saturating_mul(genes)
-            .saturating_mul(vectors * std::mem::size_of::<f32>());
-        if bytes > MAX_POPULATION_BYTES {
+            .saturating_mul(vectors * chromosome + 3 * std::mem::size_of::<Vec<f32>>());
+        // The distribution's four vectors of f64; while it updates, the steps of the better
+        // half of the samples and their mean, in f64 too.
+        let f64_vector = genes.saturating_mul(std::mem::size_of::<f64>());
+        let (cma, cma_update) = match self.preset {
+            Preset::Cmaes => (
+                4 * f64_vector,
+                (self.population / 2 + 1).saturating_mul(f64_vector),
+            ),
+            _ => (0, 0),
+        };
+        let kept = self
+            .hall_of_fame
+            .saturating_add(self.candidates)
+            .saturating_add(2);
+        let state = population
+            .saturating_add(kept.saturating_mul(chromosome))
+            .saturating_add(cma);
+        let players = self
+            .population
+            .saturating_add(self.hall_of_fame)
+            .saturating_mul(network_bytes + PLAYER_BYTES);
+        let (fitness, next) = if self.evolves() {
+            (super::league::fitness_bytes(self), population)
+        } else {
+            (0, 0)
+        };
+        let learning = network_bytes + chromosome;
+        let records = self
+            .bench_games
+            .max(self.selection_games)
+            .saturating_mul(RECORD_BYTES);
+        let saving = state.saturating_mul(2);
+        [
+            teacher_bytes,
+            threads.saturating_add(1).saturating_mul(THREAD_BYTES),
+            state,
+            players,
+            fitness,
+            cma_update,
+            next,
+            learning,
+            records,
+            saving,
+        ]
+        .into_iter()
+        .fold(BASE_BYTES, usize::saturating_add)
+    }
+
+    /// Checks that the run fits in [`MAX_RUN_BYTES`] (see [`EvolveConfig::memory_bound`]
+    /// for the arguments).
+    pub fn check_memory(
+        &self,
+        genes: usize,
+        network_bytes: usize,
+        teacher_bytes: usize,
+        threads: usize,
+    ) -> Result<(), ConfigError> {
+        let bytes = self.memory_bound(genes, network_bytes, teacher_bytes, threads);
+        if bytes > MAX_RUN_BYTES {
             return Err(ConfigError(format!(
-                "{} individuals of {genes} weights take {} MB, over the limit of {} MB: use a smaller --population or network",
+                "{} individuals of {genes} weights would take up to {} MB, over the limit of {} MB: use a smaller --population{}, network or --bench-games",
                 self.population,
                 bytes >> 20,
-                MAX_POPULATION_BYTES >> 20
+                MAX_RUN_BYTES >> 20,
+                if self.evolves() && self.league_sample.is_none() {
+                    " (or --league-sample K)"
+                } else {
+                    ""
+                }
             )));
         }
         Ok(())
@@ -360,6 +458,12 @@ impl EvolveConfig {
         }
         if self.population == 0 {
             return fail("the population needs at least 1 individual".into());
+        }
+        if matches!(self.preset, Preset::Td | Preset::Ctdl) && self.td_games == 0 {
+            return fail(format!(
+                "the {} preset learns from TD games: --td-games must be at least 1",
+                self.preset
+            ));
         }
         if self.population > MAX_POPULATION {
             return fail(format!(

@@ -146,6 +146,30 @@ pub fn league_games(config: &EvolveConfig, generation: u32, hall: usize, partner
     fixtures(config, generation, hall, partners).len()
 }
 
+/// An upper bound of the memory one generation's fitness games take besides the players:
+/// the fixture list (grown by doubling, so up to twice its length), one outcome a game
+/// (their encodings too under MPI), and a sampled league's map of drawn pairs. Counted
+/// from the settings alone, before anything is allocated.
+pub fn fitness_bytes(config: &EvolveConfig) -> usize {
+    let p = config.population;
+    let pairs = p.saturating_mul(p.saturating_sub(1));
+    let (league, drawn) = match config.league_sample {
+        _ if !config.league => (0, 0),
+        None => (pairs, 0),
+        Some(k) => (pairs.min(2 * k * p), 2 * k * p),
+    };
+    let outside = (2 * p).saturating_mul(config.hall_of_fame).saturating_add(
+        p.saturating_mul(config.sparring.len())
+            .saturating_mul(config.sparring_games),
+    );
+    let games = league.saturating_add(outside);
+    let per_game = 2 * std::mem::size_of::<Fixture>() + 4 * std::mem::size_of::<Outcome>() + 8;
+    // A B-tree holds an entry in at most 64 bytes (nodes at least half full), and each
+    // individual lists its possible opponents while it draws.
+    let map = 64 * drawn + 8 * p;
+    games.saturating_mul(per_game).saturating_add(map)
+}
+
 /// The fitness games one individual is credited with in a generation whose hall of fame
 /// holds `hall` champions, fewest to most (see `fixtures`): they differ only in a sampled
 /// league, where an individual also plays those that drew it.

@@ -54,6 +54,10 @@ pub enum EvolveError {
     #[error("{0} already holds a run: continue it with --resume, or choose another --out")]
     RunExists(String),
     #[error(
+        "{0} is not an empty directory and holds no run: --out must be a new or empty directory (or a run to --resume)"
+    )]
+    NotEmpty(String),
+    #[error(
         "{dir} is in use by another evoboard process (pid {holder}): wait for it to end, or choose another --out"
     )]
     Locked { dir: String, holder: String },
@@ -69,6 +73,11 @@ pub enum EvolveError {
         "the MPI processes computed different states after generation {0}: run the same evoboard build on every node"
     )]
     Diverged(u32),
+    #[error(
+        "generation {generation} produced unusable weights ({reason}): the run stops, its files as of generation {}; learning diverged (a smaller --learning-rate may help)",
+        generation - 1
+    )]
+    Unusable { generation: u32, reason: String },
 }
 
 impl EvolveError {
@@ -76,7 +85,9 @@ impl EvolveError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             EvolveError::Persist(e) => e.is_bad_input(),
-            EvolveError::Write { .. } | EvolveError::Diverged(_) => false,
+            EvolveError::Write { .. } | EvolveError::Diverged(_) | EvolveError::Unusable { .. } => {
+                false
+            }
             _ => true,
         }
     }
@@ -124,10 +135,10 @@ impl<G: NamedEvaluators> Evolution<G> {
             dir: dir.to_path_buf(),
         };
         let architecture = architecture_for(&start, &config)?;
-        config.check_size(architecture.genes())?;
+        let teacher = load_teacher(&start, &config)?;
+        check_memory(&start, &config, &architecture, teacher.as_ref())?;
         check_benchmark_openings(&start, &config)?;
         let sparring = sparring_partners(&start, &config)?;
-        let teacher = load_teacher(&start, &config)?;
         let opponents = benchmark_opponents(&start, &config)?;
         // Every setting is sound: only now is the directory touched.
         let lock = RunLock::acquire(dir)?;
@@ -162,11 +173,14 @@ impl<G: NamedEvaluators> Evolution<G> {
             return Err(EvolveError::Resume(format!(
                 "{} is a {} run, not {}",
                 dir.display(),
-                info.game,
+                info.game.escape_debug(),
                 start.name()
             )));
         }
         info.config.validate()?;
+        let teacher = load_teacher(&start, &info.config)?;
+        let architecture = architecture_for(&start, &info.config)?;
+        check_memory(&start, &info.config, &architecture, teacher.as_ref())?;
         let mut state = match run.latest_checkpoint() {
             Some(generation) => {
                 let path = run.checkpoint(generation);
@@ -176,7 +190,7 @@ impl<G: NamedEvaluators> Evolution<G> {
                     .map_err(|reason| PersistError::Corrupt { path, reason })?;
                 state
             }
-            None => initial_state(info.config.clone(), architecture_for(&start, &info.config)?),
+            None => initial_state(info.config.clone(), architecture),
         };
         if let Some(budget) = generations {
             if budget < state.generation {
@@ -193,7 +207,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let evolution = Evolution {
             seconds: stats::read_seconds(&run.stats_csv()),
             sparring: sparring_partners(&start, &state.config)?,
-            teacher: load_teacher(&start, &state.config)?,
+            teacher,
             opponents: benchmark_opponents(&start, &state.config)?,
             start,
             files: Some(RunFiles { run, _lock: lock }),
@@ -246,6 +260,13 @@ impl<G: NamedEvaluators> Evolution<G> {
         while !self.state.generations_done() {
             let clock = Instant::now();
             self.step(observer)?;
+            // Checked before the generation is saved, so the last checkpoint stays usable.
+            self.state
+                .check_weights()
+                .map_err(|reason| EvolveError::Unusable {
+                    generation: self.state.generation,
+                    reason,
+                })?;
             if !farm::all_agree(&self.state) {
                 return Err(EvolveError::Diverged(self.state.generation));
             }
@@ -492,6 +513,25 @@ impl<G: NamedEvaluators> Evolution<G> {
     }
 }
 
+/// Fails before anything is allocated if a run of `config` would not fit in memory (see
+/// [`EvolveConfig::memory_bound`]), with its networks of `architecture` and its teacher.
+fn check_memory<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+    architecture: &Architecture,
+    teacher: Option<&Network>,
+) -> Result<(), EvolveError> {
+    let symmetries = start.cell_board().map_or(1, |board| board.symmetries.len());
+    let teacher_bytes = teacher.map_or(0, |t| t.architecture().network_bytes(symmetries));
+    config.check_memory(
+        architecture.genes(),
+        architecture.network_bytes(symmetries),
+        teacher_bytes,
+        rayon::current_num_threads(),
+    )?;
+    Ok(())
+}
+
 /// Fails early (before any game) if the benchmark cannot find its distinct openings.
 fn check_benchmark_openings<G: NamedEvaluators>(
     start: &G,
@@ -660,7 +700,7 @@ fn load_teacher<G: NamedEvaluators>(
     let Some(path) = &config.teacher else {
         return Ok(None);
     };
-    let champion = Champion::load(Path::new(path), start.name())?;
+    let champion = Champion::load_for(Path::new(path), start)?;
     Ok(Some(start.network(&champion.architecture, champion.genes)))
 }
 

@@ -199,7 +199,7 @@ fn measure<G: NamedEvaluators>(
     run_dir: &Path,
 ) -> Result<RunMeasures, ExperimentError> {
     let champion_file = run_dir.join("champion.evo");
-    let champion = crate::champion::Champion::load(&champion_file, start.name())?;
+    let champion = crate::champion::Champion::load_for(&champion_file, start)?;
     let spec = |depth: Option<u32>| -> Result<AgentSpec, ExperimentError> {
         let depth = depth.map(|d| format!(":{d}")).unwrap_or_default();
         Ok(format!("champion:{}{depth}", champion_file.display()).parse()?)

@@ -79,6 +79,14 @@ impl Topology {
         self.weight_count() + self.threshold_count()
     }
 
+    /// An upper bound of the bytes an [`Mlp`] of this topology takes: its genes, and its
+    /// first layer again, input by input and padded to whole blocks.
+    pub fn network_bytes(&self) -> usize {
+        let padded = self.layers[1].div_ceil(BLOCK) * BLOCK;
+        let floats = self.genes() + (self.inputs() + 1) * padded;
+        floats * std::mem::size_of::<f32>() + 8 * self.layers.len() + 256
+    }
+
     /// Multiply-adds of one dense forward pass (the arithmetic floor of an evaluation).
     pub fn multiply_adds(&self) -> usize {
         self.weight_count()

@@ -9,5 +9,5 @@ pub mod ntuple;
 
 pub use init::nguyen_widrow;
 pub use mlp::{MAX_WIDTH, Mlp, Topology, TopologyError, fast_exp, sigmoid};
-pub use network::{Architecture, Network};
+pub use network::{Architecture, MAX_WEIGHT, Network, check_weights, usable_weight};
 pub use ntuple::{NTuple, TupleError, TupleSpec};

@@ -35,6 +35,17 @@ impl Architecture {
         }
     }
 
+    /// An upper bound of the bytes one network of this architecture takes in memory,
+    /// weights included, on a board of `symmetries` symmetries: what a run's memory check
+    /// counts for every network it builds. The architecture must have been checked
+    /// against the game.
+    pub fn network_bytes(&self, symmetries: usize) -> usize {
+        match self {
+            Architecture::Mlp(topology) => topology.network_bytes(),
+            Architecture::NTuple(spec) => spec.network_bytes(symmetries),
+        }
+    }
+
     /// A short name for captions: `mlp 64-42-1`, `ntuple logistello+discs+mobility`.
     pub fn name(&self) -> String {
         match self {
@@ -56,6 +67,28 @@ impl fmt::Display for Architecture {
                 spec.genes()
             ),
         }
+    }
+}
+
+/// The largest magnitude a weight may have: far beyond anything learning produces, and
+/// small enough that a network's sums of weights times inputs stay finite.
+pub const MAX_WEIGHT: f32 = 1.0e30;
+
+/// Whether a player may use `weight`: a finite number of magnitude at most [`MAX_WEIGHT`].
+/// A NaN makes every move look alike (the player then plays the first legal one), and an
+/// infinite weight turns sums into NaN.
+pub fn usable_weight(weight: f32) -> bool {
+    weight.abs() <= MAX_WEIGHT
+}
+
+/// Why a chromosome cannot be played, if it cannot: the first weight that is not usable
+/// (see [`usable_weight`]).
+pub fn check_weights(genes: &[f32]) -> Result<(), String> {
+    match genes.iter().position(|&w| !usable_weight(w)) {
+        Some(i) => Err(format!(
+            "weight {i} is not a finite number of magnitude at most {MAX_WEIGHT:e}"
+        )),
+        None => Ok(()),
     }
 }
 

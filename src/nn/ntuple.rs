@@ -95,6 +95,8 @@ pub enum TupleError {
     TooLarge(usize),
     #[error("the tuples have more than {MAX_PLACEMENTS} placements on the board")]
     TooManyPlacements,
+    #[error("the network reads {0} global features; at most {MAX_FEATURES} are allowed")]
+    TooManyFeatures(usize),
     #[error("the game has no global feature '{0}' of {1} values")]
     UnknownFeature(String, u16),
 }
@@ -120,6 +122,18 @@ impl TupleSpec {
         (0..self.tuples.len()).map(|t| self.table_len(t)).sum()
     }
 
+    /// An upper bound of the bytes an [`NTuple`] of this spec takes on a board of
+    /// `symmetries` symmetries: its weights, its copy of the spec, and its placements (a
+    /// byte a cell, an offset each) and the cell index over them (8 bytes a cell of a
+    /// placement), lists that grow by doubling.
+    pub fn network_bytes(&self, symmetries: usize) -> usize {
+        let images = symmetries.max(1);
+        let cells = images * self.tuples.iter().map(Vec::len).sum::<usize>();
+        let placements = images * self.tuples.len();
+        let spec = 64 * (self.tuples.len() + self.features.len()) + self.name.len();
+        self.genes() * std::mem::size_of::<f32>() + spec + 2 * (9 * cells + 4 * placements) + 4096
+    }
+
     /// Checks the spec against a board of `cells` cells with `states` states each,
     /// `symmetries` symmetries and the global features `offered` (names and sizes).
     pub fn check(
@@ -129,6 +143,9 @@ impl TupleSpec {
         symmetries: usize,
         offered: &[(&str, u16)],
     ) -> Result<(), TupleError> {
+        if self.features.len() > MAX_FEATURES {
+            return Err(TupleError::TooManyFeatures(self.features.len()));
+        }
         if let Some(feature) = self
             .features
             .iter()
@@ -165,9 +182,7 @@ impl TupleSpec {
             }
         }
         // Each tuple has at most one placement per symmetry.
-        if self.tuples.len() * symmetries.max(1) + self.features.len() > MAX_PLACEMENTS
-            || self.features.len() > MAX_FEATURES
-        {
+        if self.tuples.len() * symmetries.max(1) + self.features.len() > MAX_PLACEMENTS {
             return Err(TupleError::TooManyPlacements);
         }
         Ok(())

@@ -114,12 +114,14 @@ pub enum PersistError {
         found: &'static str,
         expected: &'static str,
     },
-    #[error("{path} holds a {found} file, not {expected}")]
+    #[error("{path} holds a {} file, not {expected}", .found.escape_debug())]
     WrongGame {
         path: PathBuf,
         found: String,
         expected: String,
     },
+    #[error("{path} cannot be played: {reason}")]
+    Unplayable { path: PathBuf, reason: String },
 }
 
 impl PersistError {
@@ -189,6 +191,12 @@ pub fn open<'b>(
         Ok(slice)
     };
     let version = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
+    if version == 0 {
+        return Err(PersistError::Corrupt {
+            path: path_buf(),
+            reason: "format version 0 does not exist".to_string(),
+        });
+    }
     // Past every kind's version the header itself may have changed: stop before reading it.
     let newest = CHECKPOINT_VERSION.max(CHAMPION_VERSION);
     if version > newest {

@@ -191,9 +191,7 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
         diversity: config.population > 1,
     };
     let notes = RunNotes {
-        champion: Champion::load(&run.champion(), &info.game)
-            .ok()
-            .map(|champion| champion.generation),
+        champion: Champion::generation_of(&run.champion(), &info.game).ok(),
         ..run_notes(config)
     };
     draw_annotated(&rows, &caption, &shown, &notes, out)
