@@ -4,6 +4,7 @@
 mod bench;
 mod benchmark;
 mod evolve;
+mod experiment;
 mod gifford;
 mod nboard;
 mod panel;
@@ -106,6 +107,9 @@ pub enum Command {
     Prune(prune::PruneArgs),
     /// Seed 002's experiment: all 63 combinations of Kalah's H1–H6 against random.
     Gifford(gifford::GiffordArgs),
+    /// Run a plan: variants of a run's settings over seeds, every champion measured,
+    /// results with intervals and tests against the baseline.
+    Experiment(experiment::ExperimentArgs),
     /// Exact values: a small Kalah board from its start, or an Othello endgame.
     Solve(solve::SolveArgs),
     /// Measure engine speed: perft and alpha-beta nodes per second.
@@ -223,6 +227,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Prune(args) => prune::run(&args),
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Experiment(args) => experiment::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Serve(args) => serve::run(&args),
     }

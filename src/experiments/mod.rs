@@ -4,6 +4,7 @@
 //! up minimax (`prune`), and seed 002's ranking of every combination of Kalah's
 //! heuristics (`gifford`). The commands print what these return.
 
+pub mod figures;
 pub mod gifford;
 pub mod plan;
 pub mod prune;

@@ -11,10 +11,14 @@ use super::{PlotRow, RunNotes, Shown};
 #[derive(Clone, Debug)]
 pub struct Figure {
     /// The file name, without extension.
-    pub name: &'static str,
+    pub name: String,
     pub title: String,
     pub y_desc: String,
+    /// The horizontal axis: generations, or categories at 1, 2, … when `categories` is
+    /// not empty (the axis then runs from 0 to one past the last).
     pub generations: Range<u32>,
+    /// Names of the categories on the horizontal axis (e.g. an experiment's variants).
+    pub categories: Vec<String>,
     pub y_axis: YAxis,
     /// Drawn in order: earlier marks lie beneath later ones.
     pub marks: Vec<Mark>,
@@ -56,6 +60,18 @@ pub enum Shape {
     },
     /// One value picked out with a dot, e.g. the generation that became the champion.
     Point { at: (u32, f64), colour: RGBColor },
+    /// Small dots, one per value (e.g. one per seed).
+    Dots {
+        points: Vec<(u32, f64)>,
+        colour: RGBColor,
+    },
+    /// An interval from `low` to `high` at `at`: a vertical bar with caps.
+    Interval {
+        at: u32,
+        low: f64,
+        high: f64,
+        colour: RGBColor,
+    },
     /// Generations `from` to `to` (both included), shaded over the whole height out to
     /// halfway to their neighbours, so a single generation is shaded too.
     Span {
@@ -75,7 +91,7 @@ pub struct Stroke {
 
 /// Colours of series (Tableau 10): distinct for the several benchmark opponents, and
 /// readable by most colour-blind readers in the first few.
-const PALETTE: [RGBColor; 10] = [
+pub const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -200,7 +216,8 @@ fn fitness_figure(rows: &[PlotRow], label: &'static str, notes: &RunNotes) -> Fi
         }
     }
     Figure {
-        name: "fitness",
+        name: "fitness".to_string(),
+        categories: Vec::new(),
         title: format!("Fitness per generation{}", out_of(notes)),
         y_desc: label.to_string(),
         y_axis: YAxis::Linear(padded_range(
@@ -356,7 +373,8 @@ fn benchmark_figure(rows: &[PlotRow], gate: Option<f64>, notes: &RunNotes) -> Fi
         }
     }
     Figure {
-        name: "benchmark",
+        name: "benchmark".to_string(),
+        categories: Vec::new(),
         title: benchmark_title(rows, &specs, notes),
         y_desc: "win rate".to_string(),
         generations: generations(rows),
@@ -492,7 +510,8 @@ fn diversity_figure(rows: &[PlotRow]) -> Figure {
         ""
     };
     Figure {
-        name: "diversity",
+        name: "diversity".to_string(),
+        categories: Vec::new(),
         title: format!("Population diversity per generation{scale}"),
         y_desc: "mean pairwise distance".to_string(),
         generations: generations(rows),

@@ -15,8 +15,8 @@ use render::render;
 mod stats;
 
 pub use figure::{
-    Figure, GatePosition, Mark, Shape, Stroke, YAxis, diversity_axis, figures, gate_position,
-    percent_range,
+    Figure, GatePosition, Mark, PALETTE, Shape, Stroke, YAxis, diversity_axis, figures,
+    gate_position, percent_range,
 };
 pub use stats::{PlotRow, read_stats};
 
@@ -105,15 +105,25 @@ pub fn draw_annotated(
     notes: &RunNotes,
     out: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
+    draw_figures(&figures(rows, shown, notes), caption, out)
+}
+
+/// Draws each of `figures` (PNG and SVG) into `out`, captioned with `caption`; files are
+/// written atomically. Returns the paths written.
+pub fn draw_figures(
+    figures: &[Figure],
+    caption: &str,
+    out: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
     register_font();
     std::fs::create_dir_all(out).map_err(|e| PlotError::Draw {
         path: out.to_path_buf(),
         reason: e.to_string(),
     })?;
     let mut written = Vec::new();
-    for figure in figures(rows, shown, notes) {
+    for figure in figures {
         for extension in ["png", "svg"] {
-            written.push(write_figure(&figure, caption, out, extension)?);
+            written.push(write_figure(figure, caption, out, extension)?);
         }
     }
     Ok(written)
@@ -126,7 +136,7 @@ fn write_figure(
     out: &Path,
     extension: &str,
 ) -> Result<PathBuf, PlotError> {
-    let name = figure.name;
+    let name = &figure.name;
     let path = out.join(format!("{name}.{extension}"));
     // The bitmap backend picks its encoder from the extension: keep it on the temp.
     let temp = out.join(format!(".{name}.tmp-{}.{extension}", std::process::id()));

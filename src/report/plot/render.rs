@@ -21,6 +21,8 @@ const SWATCH: i32 = 26;
 /// Space between legend entries, and between a swatch and its text.
 const ENTRY_GAP: u32 = 28;
 const SWATCH_GAP: i32 = 7;
+/// Width of interval bars.
+const LINE_WIDTH_INTERVAL: u32 = 2;
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu32, RangedCoordf64>>;
 
@@ -45,18 +47,31 @@ pub(super) fn render<DB: DrawingBackend>(
         .build_cartesian_2d(figure.generations.clone(), figure.y_axis.range())
         .map_err(text)?;
     let y_label = |value: &f64| figure.y_axis.label(*value);
-    chart
-        .configure_mesh()
-        .x_desc("generation")
-        .y_desc(&figure.y_desc)
-        .y_labels(figure.y_axis.ticks())
-        .y_label_formatter(&y_label)
-        .label_style((FONT, 15))
-        .axis_desc_style((FONT, 17))
-        .bold_line_style(BLACK.mix(0.1))
-        .light_line_style(TRANSPARENT)
-        .draw()
-        .map_err(text)?;
+    let categories = &figure.categories;
+    let x_label = |value: &u32| match (*value as usize).checked_sub(1) {
+        _ if categories.is_empty() => value.to_string(),
+        Some(k) => categories.get(k).cloned().unwrap_or_default(),
+        None => String::new(),
+    };
+    let mut mesh = chart.configure_mesh();
+    if !categories.is_empty() {
+        mesh.x_labels(categories.len() + 2);
+    }
+    mesh.x_desc(if categories.is_empty() {
+        "generation"
+    } else {
+        "variant"
+    })
+    .x_label_formatter(&x_label)
+    .y_desc(&figure.y_desc)
+    .y_labels(figure.y_axis.ticks())
+    .y_label_formatter(&y_label)
+    .label_style((FONT, 15))
+    .axis_desc_style((FONT, 17))
+    .bold_line_style(BLACK.mix(0.1))
+    .light_line_style(TRANSPARENT)
+    .draw()
+    .map_err(text)?;
     for mark in &figure.marks {
         draw_mark(&mut chart, &mark.shape).map_err(text)?;
     }
@@ -119,6 +134,29 @@ fn draw_mark<DB: DrawingBackend>(
         }
         Shape::Point { at, colour } => {
             chart.draw_series(dot(*at, *colour))?;
+        }
+        Shape::Dots { points, colour } => {
+            chart.draw_series(points.iter().map(|&at| Circle::new(at, 4, colour.filled())))?;
+        }
+        Shape::Interval {
+            at,
+            low,
+            high,
+            colour,
+        } => {
+            let style = colour.stroke_width(LINE_WIDTH_INTERVAL);
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(*at, *low), (*at, *high)],
+                style,
+            )))?;
+            let area = chart.plotting_area();
+            let (base_x, base_y) = area.get_base_pixel();
+            let pixels = area.strip_coord_spec();
+            for value in [*low, *high] {
+                let (x, y) = area.map_coordinate(&(*at, value));
+                let cap = [(x - 8 - base_x, y - base_y), (x + 8 - base_x, y - base_y)];
+                pixels.draw(&PathElement::new(cap.to_vec(), style))?;
+            }
         }
         Shape::Span { from, to, colour } => {
             // In pixels: the half-generation beyond each end is not a point of the axis.
@@ -235,6 +273,16 @@ impl Entry<'_> {
                 Shape::Band { colour, .. } | Shape::Span { colour, .. } => {
                     let corners = [(x, y - 7), (x + SWATCH, y + 7)];
                     area.draw(&Rectangle::new(corners, colour.filled()))?;
+                }
+                Shape::Interval { colour, .. } => {
+                    let ends = vec![(x + SWATCH / 2, y - 7), (x + SWATCH / 2, y + 7)];
+                    area.draw(&PathElement::new(
+                        ends,
+                        colour.stroke_width(LINE_WIDTH_INTERVAL),
+                    ))?;
+                }
+                Shape::Dots { colour, .. } => {
+                    area.draw(&Circle::new((x + SWATCH / 2, y), 4, colour.filled()))?;
                 }
                 Shape::Point { colour, .. } => {
                     for circle in dot((x + SWATCH / 2, y), *colour) {

@@ -1,0 +1,158 @@
+//! An experiment's plots: every variant's learning curve on one axis (the mean over
+//! seeds with its 95% band), and for each measure every variant's runs (a dot per seed)
+//! with their mean and 95% interval.
+
+use std::path::{Path, PathBuf};
+
+use plotters::style::Color;
+
+use crate::experiments::ExperimentError;
+use crate::experiments::plan::Plan;
+use crate::experiments::results::{CurvePoint, VariantSummary};
+use crate::report::plot::{
+    Figure, Mark, PALETTE, Shape, Stroke, YAxis, draw_figures, percent_range,
+};
+
+/// The figures of an experiment, drawn into `dir`; returns the files written.
+pub fn plot_experiment(
+    plan: &Plan,
+    summaries: &[VariantSummary],
+    curves: &[CurvePoint],
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let mut figures = Vec::new();
+    if !curves.is_empty() {
+        figures.push(learning_figure(plan, curves));
+    }
+    for measure in plan.evaluation.measure_names() {
+        figures.push(measure_figure(plan, summaries, &measure));
+    }
+    let seeds: Vec<String> = plan.seeds.iter().map(u64::to_string).collect();
+    let caption = format!("{} · seeds {}", plan.game, seeds.join(", "));
+    draw_figures(&figures, &caption, dir)
+        .map_err(|error| ExperimentError::Directory(error.to_string()))
+}
+
+fn colour(k: usize) -> plotters::style::RGBColor {
+    PALETTE[k % PALETTE.len()]
+}
+
+/// Every variant's mean benchmark win rate per generation, with its 95% band.
+pub fn learning_figure(plan: &Plan, curves: &[CurvePoint]) -> Figure {
+    let mut marks = Vec::new();
+    let mut first = u32::MAX;
+    let mut last = 0;
+    for (k, variant) in plan.variants.iter().enumerate() {
+        let points: Vec<&CurvePoint> = curves
+            .iter()
+            .filter(|p| p.variant == variant.name)
+            .collect();
+        let band: Vec<(u32, f64, f64)> = points
+            .iter()
+            .filter_map(|p| Some((p.generation, 100.0 * p.ci_low?, 100.0 * p.ci_high?)))
+            .collect();
+        for p in &points {
+            first = first.min(p.generation);
+            last = last.max(p.generation);
+        }
+        marks.push(Mark {
+            label: None,
+            shape: Shape::Band {
+                points: band,
+                colour: colour(k).mix(0.15),
+            },
+        });
+        marks.push(Mark {
+            label: Some(variant.name.clone()),
+            shape: Shape::Line {
+                points: points
+                    .iter()
+                    .map(|p| (p.generation, 100.0 * p.mean))
+                    .collect(),
+                stroke: Stroke {
+                    colour: colour(k),
+                    width: 2,
+                    dashed: false,
+                },
+            },
+        });
+    }
+    let values = curves
+        .iter()
+        .flat_map(|p| [Some(p.mean), p.ci_low, p.ci_high].into_iter().flatten());
+    let first = first.min(last);
+    Figure {
+        name: "learning".to_string(),
+        title: "Benchmark win rate per generation: mean over seeds, 95% band".to_string(),
+        y_desc: "win rate".to_string(),
+        generations: first..last.max(first + 1),
+        categories: Vec::new(),
+        y_axis: YAxis::Percent(percent_range(values)),
+        marks,
+        notes: Vec::new(),
+    }
+}
+
+/// Each variant's runs of `measure` (a dot per seed), their mean and 95% interval.
+pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) -> Figure {
+    let mut marks = Vec::new();
+    let mut values = Vec::new();
+    for (k, variant) in plan.variants.iter().enumerate() {
+        let Some(summary) = summaries
+            .iter()
+            .find(|s| s.variant == variant.name && s.measure == measure)
+        else {
+            continue;
+        };
+        let at = k as u32 + 1;
+        let percent = |v: f64| 100.0 * v;
+        let s = &summary.summary;
+        if s.ci_low.is_finite() && s.ci_high.is_finite() {
+            values.extend([s.ci_low, s.ci_high]);
+            marks.push(Mark {
+                label: None,
+                shape: Shape::Interval {
+                    at,
+                    low: percent(s.ci_low),
+                    high: percent(s.ci_high),
+                    colour: plotters::style::RGBColor(110, 110, 110),
+                },
+            });
+        }
+        values.extend(summary.values.iter().copied());
+        marks.push(Mark {
+            label: None,
+            shape: Shape::Dots {
+                points: summary.values.iter().map(|&v| (at, percent(v))).collect(),
+                colour: colour(k),
+            },
+        });
+        marks.push(Mark {
+            label: None,
+            shape: Shape::Point {
+                at: (at, percent(s.mean)),
+                colour: colour(k),
+            },
+        });
+    }
+    let slug: String = measure
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    Figure {
+        name: format!("measure-{slug}"),
+        title: format!("{measure}: each seed, and the mean with its 95% interval"),
+        y_desc: if measure == "league" {
+            "League score".to_string()
+        } else {
+            "win rate".to_string()
+        },
+        generations: 0..plan.variants.len() as u32 + 1,
+        categories: plan.variants.iter().map(|v| v.name.clone()).collect(),
+        y_axis: YAxis::Percent(percent_range(values.into_iter())),
+        marks,
+        notes: vec![
+            "small dots: one run each; large dot: their mean; bar: its 95% interval".into(),
+        ],
+    }
+}

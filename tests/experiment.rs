@@ -1,0 +1,265 @@
+//! `evoboard experiment`: a plan run end to end, an interrupted experiment resumed to the
+//! same files, and plans refused with the key at fault named.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The smoke plan of `experiments/`, by absolute path.
+const SMOKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/smoke.toml");
+
+fn experiment(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["experiment"];
+    all.extend_from_slice(args);
+    common::evoboard(&all)
+}
+
+/// The files an experiment's results are made of, by relative path, with their bytes:
+/// all but the runs' locks, the PNG drawings, and the time each generation took (the last
+/// column of `stats.csv`).
+fn result_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            pending.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            let relative = path.strip_prefix(dir).unwrap().to_path_buf();
+            let name = relative.to_string_lossy();
+            if name.ends_with("-lock") || name.ends_with(".png") {
+                continue;
+            }
+            let mut bytes = std::fs::read(&path).unwrap();
+            if name.ends_with("stats.csv") {
+                let text = String::from_utf8(bytes).unwrap();
+                let timeless: Vec<&str> = text
+                    .lines()
+                    .map(|l| l.rsplit_once(',').unwrap().0)
+                    .collect();
+                bytes = timeless.join("\n").into_bytes();
+            }
+            files.push((relative, bytes));
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_smoke_plan_runs_end_to_end() {
+    let dir = common::temp_dir("experiment-smoke");
+    let out = dir.join("out");
+    let output = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let results = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let lines: Vec<&str> = results.lines().collect();
+    assert_eq!(
+        lines[0],
+        "variant,seed,measure,value,games,champion_generation"
+    );
+    // 2 variants × 3 seeds, one measure each, seeds outermost.
+    assert_eq!(lines.len(), 7, "{results}");
+    assert!(lines[1].starts_with("td0,1,vs heuristic:1,"));
+    assert!(lines[2].starts_with("lambda,1,vs heuristic:1,"));
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let rows: Vec<&str> = summary.lines().collect();
+    assert_eq!(rows.len(), 3);
+    // The baseline has no comparison; the other variant has one, with a p-value in [0, 1].
+    assert!(rows[1].starts_with("td0,vs heuristic:1,3,") && rows[1].ends_with(",,,,"));
+    let p: f64 = rows[2].rsplit(',').next().unwrap().parse().unwrap();
+    assert!((0.0..=1.0).contains(&p), "{summary}");
+    for file in [
+        "summary.md",
+        "learning.csv",
+        "learning.png",
+        "learning.svg",
+        "measure-vs-heuristic-1.png",
+        "plan.toml",
+        "runs/lambda/seed-2/champion.evo",
+        "evaluations/td0-seed-3.json",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("| `lambda` | 3 |"), "{stdout}");
+    // Run again without --resume: refused, nothing changed.
+    let again = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
+    assert_eq!(
+        common::error_line(&again),
+        format!(
+            "error: {} holds an experiment already: add --resume to finish it",
+            out.display()
+        )
+    );
+    // Resumed when complete: nothing to do, the same results.
+    let before = dir.join("before");
+    copy_dir(&out, &before);
+    let resumed = experiment(&[SMOKE, "--out", out.to_str().unwrap(), "--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert_same_files(&out, &before);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_experiment_killed_and_resumed_ends_with_the_files_of_one_never_stopped() {
+    let dir = common::temp_dir("experiment-kill");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The smoke plan with more learning, so that a kill lands inside a run.
+    let plan = dir.join("longer.toml");
+    let text = std::fs::read_to_string(SMOKE)
+        .unwrap()
+        .replace("td_games = 300", "td_games = 6000");
+    std::fs::write(&plan, text).unwrap();
+    let plan = plan.to_str().unwrap();
+    let whole = dir.join("whole");
+    let output = experiment(&[plan, "--out", whole.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let killed = dir.join("killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(["experiment", plan, "--out", killed.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill once the first run has measured its champion and the second has begun.
+    let clock = Instant::now();
+    let second = killed.join("runs/lambda/seed-1/stats.csv");
+    while !second.exists() && clock.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !killed.join("results.csv").exists(),
+        "the kill came too late"
+    );
+    let resumed = experiment(&[plan, "--out", killed.to_str().unwrap(), "--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert_same_files(&killed, &whole);
+}
+
+/// Asserts that two experiments hold the same results, naming the first file that differs.
+fn assert_same_files(a: &Path, b: &Path) {
+    let (a, b) = (result_files(a), result_files(b));
+    let names =
+        |files: &[(PathBuf, Vec<u8>)]| files.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a), names(&b));
+    for ((name, left), (_, right)) in a.iter().zip(&b) {
+        assert!(left == right, "{} differs", name.display());
+    }
+}
+
+#[test]
+fn plans_are_refused_with_the_key_at_fault() {
+    let dir = common::temp_dir("experiment-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let smoke = std::fs::read_to_string(SMOKE).unwrap();
+    let refused = |name: &str, text: String| {
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let out = dir.join(format!("{name}-out"));
+        let output = experiment(&[path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        assert!(!out.exists(), "{name}: nothing is written");
+        common::error_line(&output)
+    };
+    let unknown = refused("unknown", smoke.replace("td_games = 300", "td_gams = 300"));
+    assert!(
+        unknown.ends_with(
+            "variants.td0: unknown setting 'td_gams' (settings are named as in run.json)"
+        ),
+        "{unknown}"
+    );
+    let kind = refused(
+        "kind",
+        smoke.replace("td_lambda = 0.5", "td_lambda = \"half\""),
+    );
+    assert!(
+        kind.contains("variants.lambda: td_lambda: invalid type: string"),
+        "{kind}"
+    );
+    let same = refused("same", smoke.replace("td_lambda = 0.5", "td_lambda = 0.0"));
+    assert!(
+        same.ends_with(
+            "variants.lambda: changes nothing from variant 'td0' (its runs would repeat them)"
+        ),
+        "{same}"
+    );
+    let range = refused("range", smoke.replace("td_lambda = 0.5", "td_lambda = 1.5"));
+    assert!(
+        range.contains("variants.lambda: invalid evolution setting"),
+        "{range}"
+    );
+    let seed = refused("seed", smoke.replace("seed = 777", "seed = 2"));
+    assert!(
+        seed.ends_with(
+            "evaluation.benchmark[0]: seed 2 is also a run seed; measure on held-out openings"
+        ),
+        "{seed}"
+    );
+    let top = refused("top", format!("{smoke}\ncolour = \"blue\"\n"));
+    assert!(top.contains("unknown field `colour`"), "{top}");
+    let game = refused("game", smoke.replace("\"kalah\"", "\"chess\""));
+    assert!(
+        game.ends_with("game: unknown game 'chess' (othello, kalah, oware, congklak or congkak)"),
+        "{game}"
+    );
+    let opponent = refused("opponent", smoke.replace("heuristic:1", "heuristic:x"));
+    assert!(
+        opponent.contains("evaluation.benchmark[0]: opponent: "),
+        "{opponent}"
+    );
+    let syntax = refused(
+        "syntax",
+        smoke.replace("seeds = [1, 2, 3]", "seeds = [1, 2"),
+    );
+    assert!(
+        syntax.contains("missing comma between array elements"),
+        "{syntax}"
+    );
+    let unclosed = refused(
+        "unclosed",
+        smoke.replace("game = \"kalah\"", "game = \"kalah"),
+    );
+    assert!(unclosed.contains("(line 1)"), "{unclosed}");
+}
+
+#[test]
+fn a_resume_must_bring_the_plan_it_started_with() {
+    let dir = common::temp_dir("experiment-changed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out");
+    let output = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let changed = dir.join("changed.toml");
+    let text = std::fs::read_to_string(SMOKE)
+        .unwrap()
+        .replace("[1, 2, 3]", "[1, 2, 3, 4]");
+    std::fs::write(&changed, text).unwrap();
+    let output = experiment(&[
+        changed.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(common::error_line(&output).contains("the plan differs from the one"));
+    let fresh = dir.join("fresh");
+    let output = experiment(&[SMOKE, "--out", fresh.to_str().unwrap(), "--resume"]);
+    assert_eq!(
+        common::error_line(&output),
+        format!("error: no experiment to resume in {}", fresh.display())
+    );
+}
