@@ -412,6 +412,42 @@ fn small_td_run(dir: &Path) -> std::process::Output {
 }
 
 #[test]
+fn a_self_play_run_reports_no_diversity_and_a_population_does() {
+    let dir = std::env::temp_dir().join(format!("evoboard-series-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = small_td_run(&dir.join("td"));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().find(|l| l.starts_with("gen ")).unwrap();
+    assert!(
+        line.contains("20 self-play games") && !line.contains("diversity"),
+        "{line}"
+    );
+    let output = evoboard(&[
+        "evolve",
+        "--no-plots",
+        "--game",
+        "kalah",
+        "--preset",
+        "modern",
+        "--population",
+        "4",
+        "--bench-games",
+        "2",
+        "--generations",
+        "1",
+        "--out",
+        dir.join("modern").to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().find(|l| l.starts_with("gen ")).unwrap();
+    assert!(
+        line.contains("fitness max") && line.contains("| diversity "),
+        "{line}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_run_recorded_with_zero_learning_games_is_refused_on_resume() {
     let dir = temp_dir("zero-td-resume");
     assert!(small_td_run(&dir).status.success());

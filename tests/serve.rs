@@ -708,3 +708,28 @@ fn slow_and_idle_connections_are_closed_and_their_number_is_bounded() {
     drop(idle);
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_self_play_run_shows_no_fitness_or_diversity_and_a_population_both() {
+    let root = runs_dir("series");
+    let runs = root.join("runs");
+    let modern = runs.join("othello-modern");
+    std::fs::create_dir_all(&modern).unwrap();
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("populations/othello-modern");
+    for file in ["stats.csv", "run.json"] {
+        std::fs::copy(shipped.join(file), modern.join(file)).unwrap();
+    }
+    let server = Served::start(&runs, &[]);
+    // The shipped Kalah run is one network learning by self-play (the td preset).
+    let td = server.get("/api/run?name=kalah").json();
+    assert_eq!(
+        (&td["shows_fitness"], &td["shows_diversity"]),
+        (&Value::Bool(false), &Value::Bool(false))
+    );
+    let population = server.get("/api/run?name=othello-modern").json();
+    assert_eq!(
+        (&population["shows_fitness"], &population["shows_diversity"]),
+        (&Value::Bool(true), &Value::Bool(true))
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -14,7 +14,7 @@ use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};
 use crate::evolve::{Evolution, Observer, benchmark_specs};
 use crate::farm;
-use crate::report::plot::plot_run;
+use crate::report::plot::{Shown, plot_run};
 
 /// Evolve neural evaluators (seed 004). Each generation plays a league of P·(P−1) games
 /// (cost grows as P²: use --league-sample K for large populations), benchmarks its best
@@ -634,9 +634,14 @@ impl Observer for GenerationProgress {
         } else {
             format!("score vs sparring {:.3}", row.fitness_mean)
         };
+        let diversity = if Shown::for_config(&state.config).diversity {
+            format!(" | diversity {:.3}", row.diversity)
+        } else {
+            String::new()
+        };
         println!(
-            "gen {:>4}/{}: {fitness} | {bench} | diversity {:.3} | {seconds:.2} s",
-            row.generation, state.config.generations, row.diversity
+            "gen {:>4}/{}: {fitness} | {bench}{diversity} | {seconds:.2} s",
+            row.generation, state.config.generations
         );
         self.maybe_plot();
     }

@@ -9,8 +9,10 @@ use serde::Serialize;
 
 use super::api::ApiError;
 use crate::evolve::checkpoint::MAX_RUN_JSON_BYTES;
+use crate::evolve::config::EvolveConfig;
 use crate::evolve::stats::read_stats_csv;
 use crate::persist::read_limited;
+use crate::report::plot::Shown;
 
 /// Deepest a run may sit below the runs directory (`populations/study/othello`).
 const MAX_DEPTH: usize = 3;
@@ -42,6 +44,10 @@ pub struct RunView {
     pub rows: Vec<StatsRow>,
     /// Why the statistics could not be read (a run that has not finished a generation).
     pub problem: Option<String>,
+    /// Whether its fitness and diversity mean something (not for a lone network learning
+    /// by self-play), so the page draws them.
+    pub shows_fitness: bool,
+    pub shows_diversity: bool,
 }
 
 /// One generation of `stats.csv`, as the charts draw it.
@@ -155,20 +161,34 @@ impl RunsDir {
         let champion = self
             .file_in(&dir, "champion.evo")
             .map(|_| format!("champion:{name}/champion.evo"));
+        // A run whose settings cannot be read shows every series.
+        let shown = self
+            .run_json(&dir)
+            .and_then(|json| {
+                serde_json::from_value::<EvolveConfig>(json.get("config")?.clone()).ok()
+            })
+            .map(|config| Shown::for_config(&config));
         Ok(RunView {
             name: name.to_string(),
             game: self.run_game(&dir),
             champion,
             rows,
             problem,
+            shows_fitness: shown.as_ref().is_none_or(|s| s.fitness.is_some()),
+            shows_diversity: shown.as_ref().is_none_or(|s| s.diversity),
         })
     }
 
     /// The game a run plays, from its `run.json`.
     fn run_game(&self, dir: &Path) -> Option<String> {
-        let bytes = read_limited(&self.file_in(dir, "run.json")?, MAX_RUN_JSON_BYTES).ok()?;
-        let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        let json = self.run_json(dir)?;
         json.get("game")?.as_str().map(str::to_string)
+    }
+
+    /// A run's `run.json`, if it has a readable one.
+    fn run_json(&self, dir: &Path) -> Option<serde_json::Value> {
+        let bytes = read_limited(&self.file_in(dir, "run.json")?, MAX_RUN_JSON_BYTES).ok()?;
+        serde_json::from_slice(&bytes).ok()
     }
 }
 

@@ -64,6 +64,25 @@ pub struct Shown {
     pub diversity: bool,
 }
 
+impl Shown {
+    /// What a run of `config` has to show: every series that means something for its
+    /// learner. A lone network learning by self-play has no fitness (a constant) and no
+    /// diversity (one network); the console and the web page leave them out too.
+    pub fn for_config(config: &EvolveConfig) -> Shown {
+        Shown {
+            fitness: if config.evolves() {
+                Some("league points")
+            } else if !config.sparring.is_empty() {
+                Some("score against sparring partners")
+            } else {
+                None
+            },
+            gate: (config.gate < 1.0).then_some(config.gate),
+            diversity: config.population > 1,
+        }
+    }
+}
+
 /// What the plots explain beyond the numbers, known from the run's settings (plots drawn
 /// from statistics alone go without).
 #[derive(Clone, Debug, Default)]
@@ -189,17 +208,7 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
         info.architecture.name(),
         config.depth
     );
-    let shown = Shown {
-        fitness: if config.evolves() {
-            Some("league points")
-        } else if !config.sparring.is_empty() {
-            Some("score against sparring partners")
-        } else {
-            None
-        },
-        gate: (config.gate < 1.0).then_some(config.gate),
-        diversity: config.population > 1,
-    };
+    let shown = Shown::for_config(config);
     let notes = RunNotes {
         champion: Champion::generation_of(&run.champion(), &info.game).ok(),
         ..run_notes(config)

@@ -386,6 +386,11 @@ function drawRun(run) {
     newGame();
   };
   const rows = run.rows;
+  // A lone network learning by self-play has no fitness and no diversity to show.
+  $("chart-fitness").closest("figure").hidden = !run.shows_fitness;
+  $("chart-diversity").closest("figure").hidden = !run.shows_diversity;
+  for (const cell of document.querySelectorAll("#generations .fitness")) cell.hidden = !run.shows_fitness;
+  for (const cell of document.querySelectorAll("#generations .diversity")) cell.hidden = !run.shows_diversity;
   lineChart($("chart-fitness"), rows, [
     { key: "fitness_max", colour: "#1b7837" },
     { key: "fitness_mean", colour: "#2166ac" },
@@ -396,11 +401,22 @@ function drawRun(run) {
   const body = $("generations").querySelector("tbody");
   body.replaceChildren(...rows.slice(-10).reverse().map((r) => {
     const row = document.createElement("tr");
-    const cells = [r.generation, r.fitness_max.toFixed(3), r.fitness_mean.toFixed(3), r.fitness_min.toFixed(3),
-      r.win_rate === null ? "" : (100 * r.win_rate).toFixed(1) + "%", r.diversity.toFixed(4), r.seconds];
-    for (const value of cells) {
+    const cells = [
+      [r.generation, ""],
+      [r.fitness_max.toFixed(3), "fitness"],
+      [r.fitness_mean.toFixed(3), "fitness"],
+      [r.fitness_min.toFixed(3), "fitness"],
+      [r.win_rate === null ? "" : (100 * r.win_rate).toFixed(1) + "%", ""],
+      [r.diversity.toFixed(4), "diversity"],
+      [r.seconds, ""],
+    ];
+    for (const [value, series] of cells) {
       const cell = document.createElement("td");
       cell.textContent = value;
+      if (series) {
+        cell.className = series;
+        cell.hidden = series === "fitness" ? !run.shows_fitness : !run.shows_diversity;
+      }
       row.appendChild(cell);
     }
     return row;
