@@ -559,7 +559,7 @@ fn teachers_are_checked_against_the_game_like_every_champion() {
         ..crafted_teachers().remove(0).0
     };
     kalah.save(&teacher, "kalah").unwrap();
-    assert!(error_line(&teach(&teacher)).contains("holds a kalah file"));
+    assert!(error_line(&teach(&teacher)).contains("holds a file of the game kalah, not othello"));
     kalah.save(&teacher, "othello").unwrap();
     assert!(error_line(&teach(&teacher)).contains("14 inputs"));
     assert!(!out.exists());

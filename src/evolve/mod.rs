@@ -171,7 +171,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let lock = RunLock::acquire(dir)?;
         if info.game != start.name() {
             return Err(EvolveError::Resume(format!(
-                "{} is a {} run, not {}",
+                "{} is a run of the game {}, not {}",
                 dir.display(),
                 info.game.escape_debug(),
                 start.name()

@@ -114,7 +114,7 @@ pub enum PersistError {
         found: &'static str,
         expected: &'static str,
     },
-    #[error("{path} holds a {} file, not {expected}", .found.escape_debug())]
+    #[error("{path} holds a file of the game {}, not {expected}", .found.escape_debug())]
     WrongGame {
         path: PathBuf,
         found: String,
