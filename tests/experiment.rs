@@ -59,13 +59,23 @@ fn the_smoke_plan_runs_end_to_end() {
         lines[0],
         "variant,seed,measure,value,games,champion_generation"
     );
-    // 2 variants × 3 seeds, one measure each, seeds outermost.
-    assert_eq!(lines.len(), 7, "{results}");
+    // 2 variants × 3 seeds, two measures each (a benchmark, the round robin's rating),
+    // seeds outermost.
+    assert_eq!(lines.len(), 13, "{results}");
     assert!(lines[1].starts_with("td0,1,vs heuristic:1,"));
-    assert!(lines[2].starts_with("lambda,1,vs heuristic:1,"));
+    assert!(lines[2].starts_with("td0,1,rating (Elo),"));
+    assert!(lines[3].starts_with("lambda,1,vs heuristic:1,"));
+    // Every champion is rated against the anchor, `random` at 0, and beats it.
+    let ratings: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("round-robin.json")).unwrap()).unwrap();
+    assert_eq!(ratings["anchor"], "random");
+    let players = ratings["players"].as_array().unwrap();
+    assert_eq!(players.len(), 7);
+    assert_eq!(players.last().unwrap()["player"], "random");
+    assert_eq!(players[0]["games"], 120);
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let rows: Vec<&str> = summary.lines().collect();
-    assert_eq!(rows.len(), 3);
+    assert_eq!(rows.len(), 5);
     // The baseline has no comparison; the other variant has one, with a p-value in [0, 1].
     assert!(rows[1].starts_with("td0,vs heuristic:1,3,") && rows[1].ends_with(",,,,"));
     let p: f64 = rows[2].rsplit(',').next().unwrap().parse().unwrap();
@@ -76,6 +86,7 @@ fn the_smoke_plan_runs_end_to_end() {
         "learning.png",
         "learning.svg",
         "measure-vs-heuristic-1.png",
+        "measure-rating-elo.png",
         "plan.toml",
         "runs/lambda/seed-2/champion.evo",
         "evaluations/td0-seed-3.json",
@@ -209,6 +220,16 @@ fn plans_are_refused_with_the_key_at_fault() {
             "evaluation.benchmark[0]: seed 2 is also a run seed; measure on held-out openings"
         ),
         "{seed}"
+    );
+    let twice = refused(
+        "twice",
+        smoke.replace("[[evaluation.benchmark]]", "[[evaluation.benchmark]]\nopponent = \"random\"\ngames = 2\nseed = 9\n[[evaluation.benchmark]]").replace("opponent = \"random\"\ngames = 2", "opponent = \"heuristic:1\"\ngames = 2"),
+    );
+    assert!(
+        twice.ends_with(
+            "evaluation: two measures are named 'vs heuristic:1': give one a `name = \"...\"`"
+        ),
+        "{twice}"
     );
     let top = refused("top", format!("{smoke}\ncolour = \"blue\"\n"));
     assert!(top.contains("unknown field `colour`"), "{top}");

@@ -12,6 +12,7 @@ use crate::evolve::Observer;
 use crate::evolve::checkpoint::EvolutionState;
 use crate::experiments::figures::plot_experiment;
 use crate::experiments::plan::PlanFile;
+use crate::experiments::ratings::rate_champions;
 use crate::experiments::results::write_results;
 use crate::experiments::runner::{ExperimentObserver, open, run_all};
 
@@ -84,7 +85,11 @@ fn experiment<G: NamedEvaluators>(
         plan.game
     );
     let progress = RunsProgress;
-    let runs = run_all(&start, &plan, &experiment, &progress)?;
+    let mut runs = run_all(&start, &plan, &experiment, &progress)?;
+    if let Some(measure) = &plan.evaluation.round_robin {
+        eprintln!("round robin of the champions (round-robin.json)");
+        rate_champions(&start, &plan, measure, &experiment, &mut runs)?;
+    }
     let (summaries, curves) = write_results(&plan, &experiment, &runs)?;
     let plots = plot_experiment(&plan, &summaries, &curves, &experiment.dir)?;
     print!(

@@ -8,9 +8,10 @@ use plotters::style::Color;
 
 use crate::experiments::ExperimentError;
 use crate::experiments::plan::Plan;
+use crate::experiments::plan::RATING;
 use crate::experiments::results::{CurvePoint, VariantSummary};
 use crate::report::plot::{
-    Figure, Mark, PALETTE, Shape, Stroke, YAxis, draw_figures, percent_range,
+    Figure, Mark, PALETTE, Shape, Stroke, YAxis, draw_figures, padded_range, percent_range,
 };
 
 /// The figures of an experiment, drawn into `dir`; returns the files written.
@@ -97,6 +98,9 @@ pub fn learning_figure(plan: &Plan, curves: &[CurvePoint]) -> Figure {
 pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) -> Figure {
     let mut marks = Vec::new();
     let mut values = Vec::new();
+    // Ratings are in Elo; every other measure is a rate, drawn in percent.
+    let rating = measure == RATING;
+    let scale = if rating { 1.0 } else { 100.0 };
     for (k, variant) in plan.variants.iter().enumerate() {
         let Some(summary) = summaries
             .iter()
@@ -105,7 +109,7 @@ pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) 
             continue;
         };
         let at = k as u32 + 1;
-        let percent = |v: f64| 100.0 * v;
+        let percent = |v: f64| scale * v;
         let s = &summary.summary;
         if s.ci_low.is_finite() && s.ci_high.is_finite() {
             values.extend([s.ci_low, s.ci_high]);
@@ -135,21 +139,27 @@ pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) 
             },
         });
     }
-    let slug: String = measure
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
+    let slug = measure
+        .to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
     Figure {
         name: format!("measure-{slug}"),
         title: format!("{measure}: each seed, and the mean with its 95% interval"),
-        y_desc: if measure == "league" {
-            "League score".to_string()
-        } else {
-            "win rate".to_string()
+        y_desc: match measure {
+            "league" => "League score".to_string(),
+            RATING => "Elo".to_string(),
+            _ => "win rate".to_string(),
         },
         generations: 0..plan.variants.len() as u32 + 1,
         categories: plan.variants.iter().map(|v| v.name.clone()).collect(),
-        y_axis: YAxis::Percent(percent_range(values.into_iter())),
+        y_axis: if rating {
+            YAxis::Linear(padded_range(values.into_iter()))
+        } else {
+            YAxis::Percent(percent_range(values.into_iter()))
+        },
         marks,
         notes: vec![
             "small dots: one run each; large dot: their mean; bar: its 95% interval".into(),

@@ -8,6 +8,7 @@ pub mod figures;
 pub mod gifford;
 pub mod plan;
 pub mod prune;
+pub mod ratings;
 pub mod results;
 pub mod runner;
 
@@ -33,6 +34,8 @@ pub enum ExperimentError {
     Evolve(#[from] EvolveError),
     #[error(transparent)]
     Champion(#[from] PersistError),
+    #[error(transparent)]
+    Rating(#[from] crate::statistics::RatingError),
     #[error("cannot write {path}: {error}")]
     Write {
         path: PathBuf,
@@ -49,7 +52,9 @@ impl ExperimentError {
             | ExperimentError::Plan(_)
             | ExperimentError::Directory(_) => true,
             ExperimentError::Evolve(error) => error.is_bad_input(),
-            ExperimentError::Champion(_) | ExperimentError::Write { .. } => false,
+            ExperimentError::Champion(_)
+            | ExperimentError::Rating(_)
+            | ExperimentError::Write { .. } => false,
         }
     }
 }

@@ -13,7 +13,7 @@
 //! td_games = 2000
 //!
 //! [variants.td]                   # no overrides: the base itself
-//! [variants.lambda]
+//! [variants."lambda-0.5"]         # quoted: a dot would split the name
 //! td_lambda = 0.5
 //!
 //! [[evaluation.benchmark]]        # the champion against an opponent, on held-out openings
@@ -30,6 +30,9 @@ use serde::Deserialize;
 
 use crate::eval::NamedEvaluators;
 use crate::evolve::config::{EvolveConfig, Preset};
+
+/// The name of the round robin's measure in results.
+pub const RATING: &str = "rating (Elo)";
 
 /// Most runs a plan may ask for (variants × seeds).
 pub const MAX_RUNS: usize = 10_000;
@@ -71,6 +74,24 @@ pub struct Evaluation {
     /// The Othello League measure.
     #[serde(default)]
     pub league: Option<LeagueMeasure>,
+    /// A round robin among every run's champion (and fixed anchors), rated on the Elo
+    /// scale.
+    #[serde(default)]
+    pub round_robin: Option<RoundRobinMeasure>,
+}
+
+/// Every champion (and each of `anchors`) against every other, `games` games a pair from
+/// `openings`-ply openings of `seed`; each champion's measure is its Bradley–Terry rating,
+/// the first anchor at 0 (without anchors, the baseline's champion of the first seed).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RoundRobinMeasure {
+    pub games: usize,
+    #[serde(default = "six")]
+    pub openings: u32,
+    pub seed: u64,
+    #[serde(default)]
+    pub anchors: Vec<String>,
 }
 
 /// The champion (at `depth`, or the depth it was trained at) against `opponent`: its win
@@ -78,6 +99,9 @@ pub struct Evaluation {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct BenchmarkMeasure {
+    /// How results name it (default: `vs OPPONENT`, with the depth when one is set).
+    #[serde(default)]
+    pub name: Option<String>,
     pub opponent: String,
     #[serde(default)]
     pub depth: Option<u32>,
@@ -107,9 +131,10 @@ fn league_games() -> usize {
 impl BenchmarkMeasure {
     /// The measure's name in results: `vs OPPONENT`, with the depth when one is set.
     pub fn name(&self) -> String {
-        match self.depth {
-            Some(depth) => format!("vs {} at depth {depth}", self.opponent),
-            None => format!("vs {}", self.opponent),
+        match (&self.name, self.depth) {
+            (Some(name), _) => name.clone(),
+            (None, Some(depth)) => format!("vs {} at depth {depth}", self.opponent),
+            (None, None) => format!("vs {}", self.opponent),
         }
     }
 }
@@ -262,6 +287,36 @@ impl Evaluation {
             }
             held_out("evaluation.league", league.seed)?;
         }
+        if let Some(round_robin) = &self.round_robin {
+            let what = "evaluation.round_robin";
+            let games = round_robin.games;
+            if games < 2 || games % 2 == 1 || games > crate::arena::MAX_SERIES_GAMES {
+                return invalid(format!(
+                    "{what}: games must be even, from 2 to {} (each opening with both colours)",
+                    crate::arena::MAX_SERIES_GAMES
+                ));
+            }
+            for anchor in &round_robin.anchors {
+                if let Err(error) = anchor
+                    .parse::<crate::arena::AgentSpec>()
+                    .and_then(|spec| spec.build(start).map(drop))
+                {
+                    return invalid(format!("{what}: anchors: {error}"));
+                }
+            }
+            held_out(what, round_robin.seed)?;
+        }
+        let names = self.measure_names();
+        if let Some(twice) = names
+            .iter()
+            .enumerate()
+            .find(|(k, n)| names[..*k].contains(n))
+        {
+            return invalid(format!(
+                "evaluation: two measures are named '{}': give one a `name = \"...\"`",
+                twice.1
+            ));
+        }
         Ok(())
     }
 
@@ -270,6 +325,9 @@ impl Evaluation {
         let mut names: Vec<String> = self.benchmark.iter().map(BenchmarkMeasure::name).collect();
         if self.league.is_some() {
             names.push("league".to_string());
+        }
+        if self.round_robin.is_some() {
+            names.push(RATING.to_string());
         }
         names
     }

@@ -15,7 +15,7 @@
 //! very uncertain, rating instead of ±∞.
 
 use rand::RngExt;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rng::rng_for;
 
@@ -43,7 +43,7 @@ impl PairGames {
 
 /// One player's rating: Elo relative to the anchor, its 95% bootstrap interval, and the
 /// games it played.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerRating {
     pub player: String,
     pub elo: f64,
@@ -55,7 +55,7 @@ pub struct PlayerRating {
 /// Everyone's ratings, best first, with the model's first-move advantage (in Elo) and
 /// its draw factor ν, given as the draw rate it implies between equal players with no
 /// first-move edge: ν / (2 + ν).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ratings {
     pub anchor: String,
     pub players: Vec<PlayerRating>,

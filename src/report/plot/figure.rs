@@ -542,7 +542,7 @@ fn bounds(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
 
 /// Axis range covering `values` with 5% of their span above and below (not below 0 for
 /// values that are not negative).
-fn padded_range(values: impl Iterator<Item = f64>) -> Range<f64> {
+pub fn padded_range(values: impl Iterator<Item = f64>) -> Range<f64> {
     let Some((low, high)) = bounds(values) else {
         return 0.0..1.0;
     };

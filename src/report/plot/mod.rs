@@ -16,7 +16,7 @@ mod stats;
 
 pub use figure::{
     Figure, GatePosition, Mark, PALETTE, Shape, Stroke, YAxis, diversity_axis, figures,
-    gate_position, percent_range,
+    gate_position, padded_range, percent_range,
 };
 pub use stats::{PlotRow, read_stats};
 

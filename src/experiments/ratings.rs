@@ -1,0 +1,102 @@
+//! The round robin among an experiment's champions: every champion (and the plan's fixed
+//! anchors) against every other, rated on the Elo scale (`statistics::rate`). Played once
+//! all runs are measured, and kept in `round-robin.json`, so a resumed experiment does not
+//! play it again.
+
+use crate::arena::AgentSpec;
+use crate::arena::tournament::{TournamentConfig, round_robin};
+use crate::eval::NamedEvaluators;
+use crate::experiments::plan::{Plan, RATING, RoundRobinMeasure};
+use crate::experiments::runner::{ExperimentDir, Measured, RunMeasures};
+use crate::experiments::{ExperimentError, write_file};
+use crate::statistics::{Ratings, rate};
+
+/// Bootstrap resamples behind the ratings' intervals.
+const BOOTSTRAP: usize = 1000;
+
+/// The name of run (`variant`, `seed`)'s champion among the players.
+fn champion_name(variant: &str, seed: u64) -> String {
+    format!("{variant}/seed-{seed}")
+}
+
+/// Adds each run's rating to `runs`, playing the round robin unless it was played before.
+pub fn rate_champions<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    measure: &RoundRobinMeasure,
+    experiment: &ExperimentDir,
+    runs: &mut [RunMeasures],
+) -> Result<Ratings, ExperimentError> {
+    let file = experiment.dir.join("round-robin.json");
+    let ratings = match crate::persist::read_limited(&file, 1 << 24) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|error| {
+            ExperimentError::Directory(format!(
+                "{} is damaged ({error}): delete it to play the round robin again",
+                file.display()
+            ))
+        })?,
+        Err(_) => {
+            let ratings = play(start, plan, measure, experiment, runs)?;
+            let mut text = serde_json::to_string_pretty(&ratings).expect("plain data serialises");
+            text.push('\n');
+            write_file(&file, text.as_bytes())?;
+            ratings
+        }
+    };
+    for run in runs.iter_mut() {
+        let name = champion_name(&run.variant, run.seed);
+        if let Some(player) = ratings.players.iter().find(|p| p.player == name) {
+            run.measures.push(Measured {
+                measure: RATING.to_string(),
+                value: player.elo,
+                games: player.games as usize,
+            });
+        }
+    }
+    Ok(ratings)
+}
+
+/// Plays the round robin and rates its players.
+fn play<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    measure: &RoundRobinMeasure,
+    experiment: &ExperimentDir,
+    runs: &[RunMeasures],
+) -> Result<Ratings, ExperimentError> {
+    let mut names = Vec::new();
+    let mut agents = Vec::new();
+    for run in runs {
+        let path = experiment
+            .run_dir(&run.variant, run.seed)
+            .join("champion.evo");
+        let spec: AgentSpec = format!("champion:{}", path.display()).parse()?;
+        names.push(champion_name(&run.variant, run.seed));
+        agents.push((
+            names.last().cloned().expect("just pushed"),
+            spec.build(start)?,
+        ));
+    }
+    for anchor in &measure.anchors {
+        names.push(anchor.clone());
+        agents.push((anchor.clone(), anchor.parse::<AgentSpec>()?.build(start)?));
+    }
+    let config = TournamentConfig {
+        games_per_pair: measure.games,
+        opening_plies: measure.openings,
+        seed: measure.seed,
+        timed_moves: None,
+    };
+    let result = round_robin(start, &agents, config, &|| {})?;
+    let anchor = measure.anchors.first().cloned().unwrap_or_else(|| {
+        let baseline = &plan.variants[plan.baseline].name;
+        champion_name(baseline, plan.seeds[0])
+    });
+    Ok(rate(
+        &names,
+        &result.pair_games,
+        &anchor,
+        BOOTSTRAP,
+        measure.seed,
+    )?)
+}
