@@ -224,15 +224,19 @@ fn a_solve_past_its_deadline_stops_with_the_bounds_proven() {
 #[test]
 fn the_solve_command_gives_up_at_its_time_limit() {
     let (_, game, _, _, _) = ffo_positions().pop().unwrap();
-    let output = common::evoboard(&[
-        "solve",
-        "--game",
-        "othello",
-        "--position",
-        &game.to_position_string(),
-        "--time-limit",
-        "0.01",
-    ]);
+    let position = game.to_position_string();
+    let args = |limit| {
+        [
+            "solve",
+            "--game",
+            "othello",
+            "--position",
+            &position,
+            "--time-limit",
+            limit,
+        ]
+    };
+    let output = common::evoboard(&args("0.01"));
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -242,15 +246,7 @@ fn the_solve_command_gives_up_at_its_time_limit() {
         "{err}"
     );
     assert_eq!(
-        common::bad_input(&[
-            "solve",
-            "--game",
-            "othello",
-            "--position",
-            &game.to_position_string(),
-            "--time-limit",
-            "0"
-        ]),
+        common::bad_input(&args("0")),
         "error: invalid value '0' for '--time-limit <TIME_LIMIT>': '0' is not a number of seconds in (0, 86400] (see --help)"
     );
 }

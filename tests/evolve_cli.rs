@@ -389,7 +389,25 @@ fn the_td_presets_refuse_zero_learning_games_in_every_game_before_writing() {
 
 /// A small TD run of one generation in `dir`.
 fn small_td_run(dir: &Path) -> std::process::Output {
-    evoboard(&[
+    small_td_run_with(
+        dir,
+        &[
+            "--bench-games",
+            "2",
+            "--selection-games",
+            "2",
+            "--depth",
+            "1",
+            "--generations",
+            "1",
+        ],
+    )
+}
+
+/// A TD run of a small Othello network learning from 20 games a generation in `dir`,
+/// with `settings`.
+fn small_td_run_with(dir: &Path, settings: &[&str]) -> std::process::Output {
+    let mut args = vec![
         "evolve",
         "--no-plots",
         "--game",
@@ -398,17 +416,11 @@ fn small_td_run(dir: &Path) -> std::process::Output {
         "ntuple:straight2",
         "--td-games",
         "20",
-        "--bench-games",
-        "2",
-        "--selection-games",
-        "2",
-        "--depth",
-        "1",
-        "--generations",
-        "1",
         "--out",
         dir.to_str().unwrap(),
-    ])
+    ];
+    args.extend_from_slice(settings);
+    evoboard(&args)
 }
 
 #[test]
@@ -577,26 +589,19 @@ fn teachers_are_checked_against_the_game_like_every_champion() {
 #[test]
 fn learning_that_diverges_ends_with_exit_1_naming_the_generation() {
     let dir = temp_dir("diverging-cli");
-    let output = evoboard(&[
-        "evolve",
-        "--no-plots",
-        "--game",
-        "othello",
-        "--network",
-        "ntuple:straight2",
-        "--td-games",
-        "20",
-        "--bench-games",
-        "0",
-        "--generations",
-        "3",
-        "--learning-rate-end",
-        "3e38",
-        "--decay-generations",
-        "2",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let output = small_td_run_with(
+        &dir,
+        &[
+            "--bench-games",
+            "0",
+            "--generations",
+            "3",
+            "--learning-rate-end",
+            "3e38",
+            "--decay-generations",
+            "2",
+        ],
+    );
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     let line = stderr.trim_end().lines().last().unwrap();

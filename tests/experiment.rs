@@ -179,83 +179,77 @@ fn plans_are_refused_with_the_key_at_fault() {
     let dir = common::temp_dir("experiment-bad");
     std::fs::create_dir_all(&dir).unwrap();
     let smoke = std::fs::read_to_string(SMOKE).unwrap();
-    let refused = |name: &str, text: String| {
+    let a_benchmark_twice = smoke.replace(
+        "[[evaluation.benchmark]]",
+        "[[evaluation.benchmark]]\nopponent = \"heuristic:1\"\ngames = 2\nseed = 9\n[[evaluation.benchmark]]",
+    );
+    // (case, plan text, what its one error line holds)
+    let cases = [
+        (
+            "unknown",
+            smoke.replace("td_games = 300", "td_gams = 300"),
+            "variants.td0: unknown setting 'td_gams' (settings are named as in run.json)",
+        ),
+        (
+            "kind",
+            smoke.replace("td_lambda = 0.5", "td_lambda = \"half\""),
+            "variants.lambda: td_lambda: invalid type: string",
+        ),
+        (
+            "same",
+            smoke.replace("td_lambda = 0.5", "td_lambda = 0.0"),
+            "variants.lambda: changes nothing from variant 'td0' (its runs would repeat them)",
+        ),
+        (
+            "range",
+            smoke.replace("td_lambda = 0.5", "td_lambda = 1.5"),
+            "variants.lambda: invalid evolution setting",
+        ),
+        (
+            "seed",
+            smoke.replace("seed = 777", "seed = 2"),
+            "evaluation.benchmark[0]: seed 2 is also a run seed; measure on held-out openings",
+        ),
+        (
+            "twice",
+            a_benchmark_twice,
+            "evaluation: two measures are named 'vs heuristic:1': give one a `name = \"...\"`",
+        ),
+        (
+            "top",
+            format!("{smoke}\ncolour = \"blue\"\n"),
+            "unknown field `colour`",
+        ),
+        (
+            "game",
+            smoke.replace("\"kalah\"", "\"chess\""),
+            "game: unknown game 'chess' (othello, kalah, oware, congklak or congkak)",
+        ),
+        (
+            "opponent",
+            smoke.replace("heuristic:1", "heuristic:x"),
+            "evaluation.benchmark[0]: opponent: ",
+        ),
+        (
+            "syntax",
+            smoke.replace("seeds = [1, 2, 3]", "seeds = [1, 2"),
+            "missing comma between array elements",
+        ),
+        (
+            "unclosed",
+            smoke.replace("game = \"kalah\"", "game = \"kalah"),
+            "(line 1)",
+        ),
+    ];
+    for (name, text, expected) in cases {
         let path = dir.join(format!("{name}.toml"));
         std::fs::write(&path, text).unwrap();
         let out = dir.join(format!("{name}-out"));
         let output = experiment(&[path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let line = common::error_line(&output);
+        assert!(line.contains(expected), "{name}: {line}");
         assert!(!out.exists(), "{name}: nothing is written");
-        common::error_line(&output)
-    };
-    let unknown = refused("unknown", smoke.replace("td_games = 300", "td_gams = 300"));
-    assert!(
-        unknown.ends_with(
-            "variants.td0: unknown setting 'td_gams' (settings are named as in run.json)"
-        ),
-        "{unknown}"
-    );
-    let kind = refused(
-        "kind",
-        smoke.replace("td_lambda = 0.5", "td_lambda = \"half\""),
-    );
-    assert!(
-        kind.contains("variants.lambda: td_lambda: invalid type: string"),
-        "{kind}"
-    );
-    let same = refused("same", smoke.replace("td_lambda = 0.5", "td_lambda = 0.0"));
-    assert!(
-        same.ends_with(
-            "variants.lambda: changes nothing from variant 'td0' (its runs would repeat them)"
-        ),
-        "{same}"
-    );
-    let range = refused("range", smoke.replace("td_lambda = 0.5", "td_lambda = 1.5"));
-    assert!(
-        range.contains("variants.lambda: invalid evolution setting"),
-        "{range}"
-    );
-    let seed = refused("seed", smoke.replace("seed = 777", "seed = 2"));
-    assert!(
-        seed.ends_with(
-            "evaluation.benchmark[0]: seed 2 is also a run seed; measure on held-out openings"
-        ),
-        "{seed}"
-    );
-    let twice = refused(
-        "twice",
-        smoke.replace("[[evaluation.benchmark]]", "[[evaluation.benchmark]]\nopponent = \"random\"\ngames = 2\nseed = 9\n[[evaluation.benchmark]]").replace("opponent = \"random\"\ngames = 2", "opponent = \"heuristic:1\"\ngames = 2"),
-    );
-    assert!(
-        twice.ends_with(
-            "evaluation: two measures are named 'vs heuristic:1': give one a `name = \"...\"`"
-        ),
-        "{twice}"
-    );
-    let top = refused("top", format!("{smoke}\ncolour = \"blue\"\n"));
-    assert!(top.contains("unknown field `colour`"), "{top}");
-    let game = refused("game", smoke.replace("\"kalah\"", "\"chess\""));
-    assert!(
-        game.ends_with("game: unknown game 'chess' (othello, kalah, oware, congklak or congkak)"),
-        "{game}"
-    );
-    let opponent = refused("opponent", smoke.replace("heuristic:1", "heuristic:x"));
-    assert!(
-        opponent.contains("evaluation.benchmark[0]: opponent: "),
-        "{opponent}"
-    );
-    let syntax = refused(
-        "syntax",
-        smoke.replace("seeds = [1, 2, 3]", "seeds = [1, 2"),
-    );
-    assert!(
-        syntax.contains("missing comma between array elements"),
-        "{syntax}"
-    );
-    let unclosed = refused(
-        "unclosed",
-        smoke.replace("game = \"kalah\"", "game = \"kalah"),
-    );
-    assert!(unclosed.contains("(line 1)"), "{unclosed}");
+    }
 }
 
 #[test]

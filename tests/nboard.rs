@@ -164,17 +164,18 @@ fn a_proven_result_is_reported_as_its_disc_margin() {
     );
 }
 
-#[test]
-fn a_line_that_is_not_utf8_gets_an_error_line_and_the_session_goes_on() {
-    let output = common::evoboard_with_bytes(
-        &["nboard", "--player", "random"],
-        b"nboard 2\nping \xff\xfe 1\nping 2\n",
-    );
+/// What an engine playing `random` answers to `input`, line by line.
+fn random_engine_answers(input: &[u8]) -> Vec<String> {
+    let output = common::evoboard_with_bytes(&["nboard", "--player", "random"], input);
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    text.lines().map(String::from).collect()
+}
+
+#[test]
+fn a_line_that_is_not_utf8_gets_an_error_line_and_the_session_goes_on() {
     assert_eq!(
-        lines,
+        random_engine_answers(b"nboard 2\nping \xff\xfe 1\nping 2\n"),
         [
             "set myname evoboard",
             "status ignored a line that is not UTF-8 text",
@@ -290,12 +291,8 @@ fn a_line_too_long_is_skipped_with_a_status_line_and_the_session_goes_on() {
     let mut input = b"nboard 2\n".to_vec();
     input.extend(std::iter::repeat_n(0u8, 200_000));
     input.extend(b"\nping 1\n");
-    let output = common::evoboard_with_bytes(&["nboard", "--player", "random"], &input);
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
-        lines,
+        random_engine_answers(&input),
         [
             "set myname evoboard",
             "status ignored a line longer than 65536 bytes",

@@ -29,9 +29,9 @@ pub struct SprtResult {
 }
 
 /// Plays `player` against `opponent` pair by pair (at most `config.games` games, and
-/// one pair per distinct opening) until `test` reaches a verdict; returns the result and the games that counted. The same
-/// seed gives the same games as [`crate::arena::play_series`], and the same verdict
-/// whatever the number of threads.
+/// one pair per distinct opening) until `test` reaches a verdict; returns the result and
+/// the games that counted. The same seed gives the same games as
+/// [`crate::arena::play_series`], and the same verdict whatever the number of threads.
 pub fn play_sprt<G: Describe>(
     start: &G,
     player: &dyn Agent<G>,

@@ -181,10 +181,7 @@ pub fn write_results(
         })
         .collect();
     let dir = &experiment.dir;
-    if let Some(first) = rows.first() {
-        let text = csv_text(&column_names(first), &rows, csv::QuoteStyle::Necessary);
-        write_file(&dir.join("results.csv"), text.as_bytes())?;
-    }
+    write_csv(&dir.join("results.csv"), &rows)?;
     let curves = learning_curves(plan, experiment)?;
     let curve_rows: Vec<CurveRow> = curves
         .iter()
@@ -197,29 +194,26 @@ pub fn write_results(
             ci_high: p.ci_high.map(Fixed),
         })
         .collect();
-    if let Some(first) = curve_rows.first() {
-        let text = csv_text(
-            &column_names(first),
-            &curve_rows,
-            csv::QuoteStyle::Necessary,
-        );
-        write_file(&dir.join("learning.csv"), text.as_bytes())?;
-    }
+    write_csv(&dir.join("learning.csv"), &curve_rows)?;
     let summaries = summarise(plan, runs);
     let summary_rows: Vec<SummaryRow> = summaries.iter().map(summary_row).collect();
-    if let Some(first) = summary_rows.first() {
-        let text = csv_text(
-            &column_names(first),
-            &summary_rows,
-            csv::QuoteStyle::Necessary,
-        );
-        write_file(&dir.join("summary.csv"), text.as_bytes())?;
-    }
+    write_csv(&dir.join("summary.csv"), &summary_rows)?;
     write_file(
         &dir.join("summary.md"),
         summary_markdown(plan, &summaries).as_bytes(),
     )?;
     Ok((summaries, curves))
+}
+
+/// Writes `rows` as the CSV file `path` (nothing when there are none: no header to take).
+fn write_csv<T: Serialize>(path: &std::path::Path, rows: &[T]) -> Result<(), ExperimentError> {
+    match rows.first() {
+        Some(first) => {
+            let text = csv_text(&column_names(first), rows, csv::QuoteStyle::Necessary);
+            write_file(path, text.as_bytes())
+        }
+        None => Ok(()),
+    }
 }
 
 fn summary_row(s: &VariantSummary) -> SummaryRow<'_> {
