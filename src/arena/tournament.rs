@@ -187,6 +187,22 @@ pub fn round_robin<G: Describe>(
     on_game_done: &(dyn Fn() + Sync),
 ) -> Result<TournamentResult, OpeningError> {
     let n = agents.len();
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect();
+    play_pairs(start, agents, &pairs, config, on_game_done)
+}
+
+/// The pairs `(i, j)` of `agents` (i < j) play `games_per_pair` games each, seeded as in
+/// [`round_robin`]: a gauntlet plays some pairs only (each network against fixed anchors).
+pub fn play_pairs<G: Describe>(
+    start: &G,
+    agents: &[(String, Box<dyn Agent<G>>)],
+    pairs: &[(usize, usize)],
+    config: TournamentConfig,
+    on_game_done: &(dyn Fn() + Sync),
+) -> Result<TournamentResult, OpeningError> {
+    let n = agents.len();
     let mut tallies: Vec<Tally> = (0..n)
         .map(|_| Tally {
             timed_moves: config.timed_moves,
@@ -195,42 +211,40 @@ pub fn round_robin<G: Describe>(
         .collect();
     let mut matrix: Vec<Vec<Option<WinRecord>>> = vec![vec![None; n]; n];
     let mut pair_games = Vec::new();
-    for i in 0..n {
-        for j in i + 1..n {
-            let series = SeriesConfig {
-                games: config.games_per_pair,
-                opening_plies: config.opening_plies,
-                seed: derive_seed(config.seed, &[i as u64, j as u64]),
-            };
-            let records = play_series(
-                start,
-                agents[i].1.as_ref(),
-                agents[j].1.as_ref(),
-                series,
-                on_game_done,
-            )?;
-            let mut pair = [[0usize; 3]; 2]; // per side of the pair: wins, draws, losses
-            for (k, record) in records.iter().enumerate() {
-                let mut seated = [i, j];
-                if player_side(k) != Player::First {
-                    seated.swap(0, 1);
-                }
-                count_for_ratings(&mut pair_games, record, seated);
-                for (slot, (who, seat)) in [(i, player_side(k)), (j, player_side(k).opponent())]
-                    .into_iter()
-                    .enumerate()
-                {
-                    let column = match tallies[who].add(record, seat) {
-                        1 => 0,
-                        0 => 1,
-                        _ => 2,
-                    };
-                    pair[slot][column] += 1;
-                }
+    for &(i, j) in pairs {
+        let series = SeriesConfig {
+            games: config.games_per_pair,
+            opening_plies: config.opening_plies,
+            seed: derive_seed(config.seed, &[i as u64, j as u64]),
+        };
+        let records = play_series(
+            start,
+            agents[i].1.as_ref(),
+            agents[j].1.as_ref(),
+            series,
+            on_game_done,
+        )?;
+        let mut pair = [[0usize; 3]; 2]; // per side of the pair: wins, draws, losses
+        for (k, record) in records.iter().enumerate() {
+            let mut seated = [i, j];
+            if player_side(k) != Player::First {
+                seated.swap(0, 1);
             }
-            matrix[i][j] = Some(WinRecord::new(pair[0][0], pair[0][1], pair[0][2]));
-            matrix[j][i] = Some(WinRecord::new(pair[1][0], pair[1][1], pair[1][2]));
+            count_for_ratings(&mut pair_games, record, seated);
+            for (slot, (who, seat)) in [(i, player_side(k)), (j, player_side(k).opponent())]
+                .into_iter()
+                .enumerate()
+            {
+                let column = match tallies[who].add(record, seat) {
+                    1 => 0,
+                    0 => 1,
+                    _ => 2,
+                };
+                pair[slot][column] += 1;
+            }
         }
+        matrix[i][j] = Some(WinRecord::new(pair[0][0], pair[0][1], pair[0][2]));
+        matrix[j][i] = Some(WinRecord::new(pair[1][0], pair[1][1], pair[1][2]));
     }
     Ok(TournamentResult {
         agents: tallies
