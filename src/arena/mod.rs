@@ -2,6 +2,7 @@
 //! statistics and their tables.
 
 pub mod agent;
+pub mod engine;
 pub mod game_record;
 pub mod openings;
 pub mod panel;
@@ -12,11 +13,12 @@ pub mod stats;
 pub mod tables;
 pub mod tournament;
 
-pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
+pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, Forfeit, RandomAgent, SearchAgent};
+pub use engine::NboardAgent;
 pub use game_record::{GameRecord, play_game};
 pub use openings::{OpeningError, random_opening, random_openings};
 pub use panel::{PanelRow, panel_opponents, play_panel};
 pub use series::{SeriesConfig, play_games, play_series};
 pub use spec::{AgentSpec, SpecError};
 pub use sprt::{SprtResult, play_sprt};
-pub use stats::{MoveTimes, SeriesStats, WinRecord};
+pub use stats::{Forfeits, MoveTimes, SeriesStats, WinRecord};

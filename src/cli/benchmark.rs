@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::arena::{
-    AgentSpec, SeriesConfig, SeriesStats, SprtResult, WinRecord, play_series, play_sprt,
+    AgentSpec, Forfeits, SeriesConfig, SeriesStats, SprtResult, WinRecord, play_series, play_sprt,
 };
 use crate::cli::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -218,6 +218,11 @@ fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> CliResul
         }
     };
     progress.finish_and_clear();
+    let mut forfeits = Forfeits::default();
+    forfeits.add(&records, "");
+    if let Some(warning) = forfeits.warning() {
+        eprintln!("warning: {warning}");
+    }
     let stats = SeriesStats::from_records(&records);
     if json {
         let mut report = report_json(start.name(), plan, &stats);

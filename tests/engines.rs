@@ -1,0 +1,250 @@
+//! External engines as agents (`nboard:COMMAND`), played over the real protocol against
+//! real processes: evoboard's own `nboard` engine, and shell one-liners that fail.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{bad_input, evoboard};
+use evoboard::arena::{AgentSpec, SeriesConfig, play_series};
+use evoboard::games::othello::Othello;
+use evoboard::games::{Game, Notation};
+
+/// evoboard's own NBoard engine playing `player`, as an agent spec.
+fn evoboard_engine(player: &str) -> String {
+    format!(
+        "nboard:{} nboard --player {player}",
+        env!("CARGO_BIN_EXE_evoboard")
+    )
+}
+
+/// A series of `player` against `opponent` over 8 games from 4-ply openings.
+fn series(player: &str, opponent: &str) -> Vec<evoboard::arena::GameRecord<Othello>> {
+    let start = Othello::start();
+    let build = |spec: &str| spec.parse::<AgentSpec>().unwrap().build(&start).unwrap();
+    let config = SeriesConfig {
+        games: 8,
+        opening_plies: 4,
+        seed: 5,
+    };
+    play_series(
+        &start,
+        build(player).as_ref(),
+        build(opponent).as_ref(),
+        config,
+        &|| {},
+    )
+    .unwrap()
+}
+
+/// The engine plays whole games of legal moves, and since a fixed-depth search is
+/// deterministic, the very games the same search plays in-process.
+#[test]
+fn an_nboard_engine_plays_the_games_its_search_plays_in_process() {
+    for opponent in ["heuristic:1", "wpc:2", "random"] {
+        let external = series(&evoboard_engine("heuristic:2"), opponent);
+        let internal = series("heuristic:2", opponent);
+        for (k, (record, expected)) in external.iter().zip(&internal).enumerate() {
+            assert!(record.forfeit.is_none(), "game {k}: {:?}", record.forfeit);
+            let mut position = record.start;
+            for &mv in &record.moves {
+                position = position.play(mv).expect("every move is legal");
+            }
+            assert_eq!(position.count_moves(), 0, "game {k} is played to its end");
+            assert_eq!(record.outcome, position.outcome().unwrap());
+            assert_eq!(record.move_text(), expected.move_text(), "game {k}");
+        }
+    }
+}
+
+/// Engines play in benchmarks and tournaments from the command line like any agent.
+#[test]
+fn commands_accept_engines_wherever_they_take_a_spec() {
+    let engine = evoboard_engine("heuristic:1");
+    let output = evoboard(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        &engine,
+        "--opponent",
+        "heuristic:1",
+        "--games",
+        "4",
+        "--openings",
+        "4",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["games"], 4, "{report}");
+    let output = evoboard(&[
+        "tournament",
+        "--game",
+        "othello",
+        "--agents",
+        &format!("{engine},random,wpc:1"),
+        "--games",
+        "2",
+        "--openings",
+        "2",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["agents"][0]["agent"], engine.as_str());
+    assert_eq!(report["agents"][0]["games"], 4, "{report}");
+}
+
+/// An NBoard engine as a shell one-liner: it answers `ping N` with `pong N` and `go`
+/// with `on_go` (a shell command).
+fn scripted_engine(on_go: &str) -> String {
+    format!(
+        "nboard:sh -c 'while read c a; do case $c in ping) echo pong $a;; go) {on_go};; esac; done'"
+    )
+}
+
+/// A benchmark of `engine` against heuristic:1 over 4 games: it completes, each game is
+/// the engine's loss, and one warning names the engine, the first game and `problem`.
+fn every_game_forfeited(engine: &str, problem: &str) {
+    let output = evoboard(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        engine,
+        "--opponent",
+        "heuristic:1",
+        "--games",
+        "4",
+        "--openings",
+        "2",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&report["games"], &report["losses"]),
+        (&4.into(), &4.into()),
+        "{report}"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let expected = format!(
+        "warning: 4 of 4 games forfeited (each a loss for the side that forfeited); \
+         the first, game 1: engine '{engine}' {problem}"
+    );
+    assert!(
+        stderr.starts_with(&expected),
+        "{stderr:?} against {expected:?}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+}
+
+#[test]
+fn an_engine_that_exits_at_once_forfeits() {
+    every_game_forfeited("nboard:sh -c 'exit 3'", "ended (exit status: 3)");
+}
+
+#[test]
+fn an_engine_that_cannot_be_started_forfeits() {
+    every_game_forfeited(
+        "nboard:/nonexistent/engine --nboard",
+        "could not be started: No such file or directory",
+    );
+}
+
+#[test]
+fn an_engine_answering_garbage_or_an_illegal_move_forfeits() {
+    every_game_forfeited(
+        &scripted_engine("echo === garbage/0/0"),
+        "answered '=== garbage/0/0' to go: not a move",
+    );
+    // No corner is ever open a few plies from the start.
+    every_game_forfeited(
+        &scripted_engine("echo === A1"),
+        "played a1, an illegal move in position",
+    );
+    let noise = "printf %0100000d 0; echo";
+    every_game_forfeited(&scripted_engine(noise), "sent a line too long to read");
+}
+
+/// An engine that sleeps through its move time forfeits, and its process is killed with
+/// what it started (no `sleep` outlives the benchmark).
+#[test]
+fn an_engine_past_its_time_forfeits_and_is_killed() {
+    let marker = format!("12{}.5", std::process::id());
+    let engine = format!("{}~0.2", scripted_engine(&format!("sleep {marker}")));
+    every_game_forfeited(&engine, "did not answer go within 1.2 s");
+    let sleeping = || {
+        std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            cmdline == format!("sleep\0{marker}\0").as_bytes()
+        })
+    };
+    let clock = Instant::now();
+    while sleeping() {
+        assert!(
+            clock.elapsed() < Duration::from_secs(20),
+            "the engine's sleep lives on"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn bad_engine_specs_are_refused() {
+    let refused = |game: &str, spec: &str, reason: &str| {
+        let line = bad_input(&[
+            "benchmark",
+            "--game",
+            game,
+            "--player",
+            spec,
+            "--opponent",
+            "random",
+        ]);
+        assert!(line.contains(reason), "{spec}: {line}");
+    };
+    refused(
+        "othello",
+        "nboard:",
+        "nboard:COMMAND needs a command to run",
+    );
+    refused(
+        "othello",
+        "nboard:  ",
+        "nboard:COMMAND needs a command to run",
+    );
+    refused(
+        "othello",
+        "nboard:sh -c 'exit",
+        "a quote (') in the command is not closed",
+    );
+    refused(
+        "othello",
+        "nboard:engine a,b",
+        "the command may not contain ','",
+    );
+    refused(
+        "othello",
+        "nboard:engine~0",
+        "the ~SECONDS suffix must be a number",
+    );
+    refused(
+        "othello",
+        "nboard:engine@2",
+        "the @EPS suffix must lie in [0, 1]",
+    );
+    refused(
+        "kalah",
+        "nboard:engine",
+        "external engines play Othello only",
+    );
+    let line = bad_input(&["nboard", "--player", "nboard:engine"]);
+    assert!(
+        line.contains("an external engine is played as it is"),
+        "{line}"
+    );
+}
