@@ -1,5 +1,6 @@
-//! External engines as agents (`nboard:COMMAND`), played over the real protocol against
-//! real processes: evoboard's own `nboard` engine, and shell one-liners that fail.
+//! External engines as agents (`nboard:COMMAND`, `gtp:COMMAND`), played over the real
+//! protocols against real processes: evoboard's own `nboard` and `gtp` engines, and shell
+//! one-liners that fail.
 
 mod common;
 
@@ -10,10 +11,11 @@ use evoboard::arena::{AgentSpec, SeriesConfig, play_series};
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, Notation};
 
-/// evoboard's own NBoard engine playing `player`, as an agent spec.
-fn evoboard_engine(player: &str) -> String {
+/// evoboard's own engine speaking `protocol` (`nboard` or `gtp`) and playing `player`, as
+/// an agent spec.
+fn evoboard_engine(protocol: &str, player: &str) -> String {
     format!(
-        "nboard:{} nboard --player {player}",
+        "{protocol}:{} {protocol} --player {player}",
         env!("CARGO_BIN_EXE_evoboard")
     )
 }
@@ -37,12 +39,12 @@ fn series(player: &str, opponent: &str) -> Vec<evoboard::arena::GameRecord<Othel
     .unwrap()
 }
 
-/// The engine plays whole games of legal moves, and since a fixed-depth search is
-/// deterministic, the very games the same search plays in-process.
-#[test]
-fn an_nboard_engine_plays_the_games_its_search_plays_in_process() {
+/// An engine plays whole games of legal moves, and since a fixed-depth search is
+/// deterministic, the very games the same search plays in-process (over GTP, from
+/// openings replayed from the start).
+fn plays_the_games_its_search_plays_in_process(protocol: &str) {
     for opponent in ["heuristic:1", "wpc:2", "random"] {
-        let external = series(&evoboard_engine("heuristic:2"), opponent);
+        let external = series(&evoboard_engine(protocol, "heuristic:2"), opponent);
         let internal = series("heuristic:2", opponent);
         for (k, (record, expected)) in external.iter().zip(&internal).enumerate() {
             assert!(record.forfeit.is_none(), "game {k}: {:?}", record.forfeit);
@@ -57,10 +59,85 @@ fn an_nboard_engine_plays_the_games_its_search_plays_in_process() {
     }
 }
 
-/// Engines play in benchmarks and tournaments from the command line like any agent.
+#[test]
+fn an_nboard_engine_plays_the_games_its_search_plays_in_process() {
+    plays_the_games_its_search_plays_in_process("nboard");
+}
+
+#[test]
+fn a_gtp_engine_plays_the_games_its_search_plays_in_process() {
+    plays_the_games_its_search_plays_in_process("gtp");
+}
+
+/// `evoboard gtp` answers a controller's session: ids repeated, comments and blank lines
+/// skipped, other board sizes, moves out of turn and illegal moves refused, nothing after
+/// `quit`.
+#[test]
+fn evoboard_speaks_gtp() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(["gtp", "--player", "heuristic:1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = "1 protocol_version\n\
+                  # a comment\n\
+                  \n\
+                  name\n\
+                  2 boardsize 9\n\
+                  3 boardsize 8\n\
+                  4 clear_board\n\
+                  5 play b d3\n\
+                  6 play b c5\n\
+                  7 play w a1\n\
+                  8 known_command genmove\n\
+                  9 known_command showboard\n\
+                  10 genmove w\n\
+                  11 frobnicate\n\
+                  12 quit\n\
+                  13 name\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let answers: Vec<&str> = text.split_terminator("\n\n").collect();
+    assert_eq!(answers.len(), 13, "{text:?}");
+    assert_eq!(
+        &answers[..4],
+        [
+            "=1 2",
+            "= evoboard",
+            "?2 unacceptable size: Othello is played on 8x8",
+            "=3"
+        ]
+    );
+    assert_eq!(&answers[4..6], ["=4", "=5"]);
+    assert!(
+        answers[6].starts_with("?6 it is not b's turn"),
+        "{}",
+        answers[6]
+    );
+    assert!(answers[7].starts_with("?7 illegal move"), "{}", answers[7]);
+    assert_eq!(&answers[8..10], ["=8 true", "=9 false"]);
+    // After d3, white's replies are c3, e3 and c5.
+    let reply = answers[10].strip_prefix("=10 ").unwrap();
+    assert!(["C3", "E3", "C5"].contains(&reply), "{reply}");
+    assert_eq!(&answers[11..], ["?11 unknown command", "=12"]);
+}
+
+/// Engines play in benchmarks and tournaments from the command line like any agent, and
+/// a tournament names the pair of a forfeited game.
 #[test]
 fn commands_accept_engines_wherever_they_take_a_spec() {
-    let engine = evoboard_engine("heuristic:1");
+    let engine = evoboard_engine("nboard", "heuristic:1");
+    let gtp_engine = evoboard_engine("gtp", "wpc:1");
     let output = evoboard(&[
         "benchmark",
         "--game",
@@ -84,7 +161,7 @@ fn commands_accept_engines_wherever_they_take_a_spec() {
         "--game",
         "othello",
         "--agents",
-        &format!("{engine},random,wpc:1"),
+        &format!("{engine},random,{gtp_engine}"),
         "--games",
         "2",
         "--openings",
@@ -96,6 +173,25 @@ fn commands_accept_engines_wherever_they_take_a_spec() {
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["agents"][0]["agent"], engine.as_str());
     assert_eq!(report["agents"][0]["games"], 4, "{report}");
+    assert_eq!(report["agents"][2]["agent"], gtp_engine.as_str());
+    assert_eq!(report["agents"][2]["games"], 4, "{report}");
+    let dead = "nboard:sh -c 'exit 3'";
+    let output = evoboard(&[
+        "tournament",
+        "--game",
+        "othello",
+        "--agents",
+        &format!("random,{dead}"),
+        "--games",
+        "2",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let expected = format!(
+        "warning: 2 of 2 games forfeited (each a loss for the side that forfeited); the first, \
+         game 1 of random vs {dead}: engine '{dead}' ended (exit status: 3)\n"
+    );
+    assert_eq!(stderr, expected);
 }
 
 /// An NBoard engine as a shell one-liner: it answers `ping N` with `pong N` and `go`
@@ -104,6 +200,28 @@ fn scripted_engine(on_go: &str) -> String {
     format!(
         "nboard:sh -c 'while read c a; do case $c in ping) echo pong $a;; go) {on_go};; esac; done'"
     )
+}
+
+/// A GTP engine as a shell one-liner: it answers every command `=ID` (an empty success)
+/// and `genmove` with `=ID ` followed by `on_genmove`'s output.
+fn scripted_gtp_engine(on_genmove: &str) -> String {
+    format!(
+        "gtp:sh -c 'while read id c a; do case $c in genmove) printf \"=$id \"; {on_genmove};; \
+         *) echo =$id;; esac; echo; done'"
+    )
+}
+
+#[test]
+fn a_gtp_engine_answering_garbage_or_resigning_forfeits() {
+    every_game_forfeited(
+        &scripted_gtp_engine("echo Z9"),
+        "answered '= Z9' to genmove: not a move",
+    );
+    every_game_forfeited(&scripted_gtp_engine("echo resign"), "resigned");
+    every_game_forfeited(
+        "gtp:sh -c 'while read id c a; do echo ?$id no; echo; done'",
+        "refused 'boardsize 8': no",
+    );
 }
 
 /// A benchmark of `engine` against heuristic:1 over 4 games: it completes, each game is
@@ -207,16 +325,8 @@ fn bad_engine_specs_are_refused() {
         ]);
         assert!(line.contains(reason), "{spec}: {line}");
     };
-    refused(
-        "othello",
-        "nboard:",
-        "nboard:COMMAND needs a command to run",
-    );
-    refused(
-        "othello",
-        "nboard:  ",
-        "nboard:COMMAND needs a command to run",
-    );
+    refused("othello", "nboard:", "needs a command to run");
+    refused("othello", "gtp:  ", "needs a command to run");
     refused(
         "othello",
         "nboard:sh -c 'exit",
@@ -242,9 +352,25 @@ fn bad_engine_specs_are_refused() {
         "nboard:engine",
         "external engines play Othello only",
     );
-    let line = bad_input(&["nboard", "--player", "nboard:engine"]);
+    refused("oware", "gtp:engine", "external engines play Othello only");
+    let line = bad_input(&[
+        "play",
+        "--game",
+        "othello",
+        "--first",
+        "human",
+        "--second",
+        "nboard:engine",
+    ]);
     assert!(
-        line.contains("an external engine is played as it is"),
+        line.contains("external engines play in benchmark"),
         "{line}"
     );
+    for protocol in ["nboard", "gtp"] {
+        let line = bad_input(&[protocol, "--player", "gtp:engine"]);
+        assert!(
+            line.contains("an external engine is played as it is"),
+            "{line}"
+        );
+    }
 }

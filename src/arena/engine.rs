@@ -1,10 +1,16 @@
 //! External engines as agents: another program, started as a child process, chooses the
-//! moves over a text protocol, so champions can be measured against real engines.
+//! moves over a text protocol, so champions can be measured against real engines. Two
+//! protocols, both for Othello:
+//! - NBoard: each move is asked statelessly, `set game` with the position as a GGF record,
+//!   `ping N` (the engine is in step once it answers `pong N`), then `go`, answered by
+//!   `=== MOVE[/EVAL[/TIME]]`.
+//! - GTP: a game, not a position, so each move replays the game from the standard start
+//!   (`clear_board`, then `play b|w MOVE` for every move; a series' opening is reached by
+//!   a line of moves found from the start) and asks `genmove b|w`. Commands carry ids;
+//!   the engine gets `boardsize 8` and `time_settings 0 SECONDS 1` when it starts.
 //!
-//! [`NboardAgent`] speaks the NBoard protocol (Othello). Each move is asked statelessly:
-//! `set game` with the position as a GGF record, `ping N` (the engine is in step once it
-//! answers `pong N`), then `go`, answered by `=== MOVE[/EVAL[/TIME]]`. A forced pass is
-//! played without asking.
+//! Moves are written as evoboard writes them (`d3`, `pass`: row 1 at the top), and a
+//! forced pass is played without asking.
 //!
 //! Games run in parallel and share the agent, so it keeps a pool of engine processes: a
 //! move takes an idle one or starts one, and gives it back afterwards. At most one process
@@ -21,9 +27,9 @@ use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::arena::agent::{Agent, Forfeit};
+use crate::arena::agent::{Agent, Forfeit, History};
 use crate::games::othello::{Move, Othello};
-use crate::games::{Game, MoveList, Notation};
+use crate::games::{Game, MoveList, Notation, Player};
 use crate::persist::{LineRead, read_text_line};
 use crate::rng::GameRng;
 
@@ -34,9 +40,13 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(30);
 /// scheduling are not the engine's thinking).
 pub const GRACE: Duration = Duration::from_secs(1);
 
-/// How long an engine may take to start, and to take in a position, before answering
-/// `ping`.
+/// How long an engine may take to start, or to take in a position or game (all of a
+/// GTP replay together).
 pub const SYNC_TIME: Duration = Duration::from_secs(10);
+
+/// Most positions searched for a line of moves from the start to an opening (a few
+/// random plies need a few hundred).
+const LINE_SEARCH_NODES: usize = 1_000_000;
 
 /// Lines of an engine's output read ahead of the agent, and lines of its input waiting to
 /// be written.
@@ -45,20 +55,47 @@ const READ_AHEAD: usize = 64;
 /// Longest piece of an engine's answer quoted in a forfeit's reason.
 const QUOTED_CHARS: usize = 60;
 
-/// An Othello engine speaking the NBoard protocol, run as `command` (program, then its
+/// The protocol an external engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Nboard,
+    Gtp,
+}
+
+impl Protocol {
+    /// Every protocol, in the order specs are tried.
+    pub const ALL: [Protocol; 2] = [Protocol::Nboard, Protocol::Gtp];
+
+    /// What starts its specs (`nboard:`, `gtp:`).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Protocol::Nboard => "nboard:",
+            Protocol::Gtp => "gtp:",
+        }
+    }
+}
+
+/// An Othello engine speaking `protocol`, run as `command` (program, then its
 /// arguments), with at most `move_time` (plus [`GRACE`]) to answer each move.
-pub struct NboardAgent {
+pub struct EngineAgent {
+    protocol: Protocol,
     command: Vec<String>,
     label: String,
     move_time: Duration,
     idle: Mutex<Vec<EngineProcess>>,
 }
 
-impl NboardAgent {
+impl EngineAgent {
     /// An agent named `label` that starts `command` (non-empty) when a game first needs it.
-    pub fn new(command: Vec<String>, label: String, move_time: Option<Duration>) -> NboardAgent {
+    pub fn new(
+        protocol: Protocol,
+        command: Vec<String>,
+        label: String,
+        move_time: Option<Duration>,
+    ) -> EngineAgent {
         assert!(!command.is_empty(), "an engine needs a program to run");
-        NboardAgent {
+        EngineAgent {
+            protocol,
             command,
             label,
             move_time: move_time.unwrap_or(DEFAULT_MOVE_TIME),
@@ -66,55 +103,110 @@ impl NboardAgent {
         }
     }
 
-    /// An idle engine process, or a new one that has answered the NBoard greeting.
+    /// An idle engine process, or a new one that has answered its greeting.
     fn take(&self) -> Result<EngineProcess, String> {
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         if let Some(process) = idle {
             return Ok(process);
         }
         let mut process = EngineProcess::spawn(&self.command)?;
-        process.send("nboard 2")?;
-        process.sync()?;
+        match self.protocol {
+            Protocol::Nboard => {
+                process.send("nboard 2")?;
+                process.sync()?;
+            }
+            Protocol::Gtp => {
+                let wait = Wait::new("boardsize", SYNC_TIME);
+                process.gtp("boardsize 8", &wait)??;
+                // Whole seconds, as GTP has them; an engine without clocks may refuse.
+                let seconds = self.move_time.as_secs_f64().ceil().max(1.0);
+                let _ = process.gtp(&format!("time_settings 0 {seconds} 1"), &wait)?;
+            }
+        }
         Ok(process)
     }
 
-    /// The engine's move at `game`, checked legal.
-    fn ask(&self, process: &mut EngineProcess, game: &Othello) -> Result<Move, String> {
-        process.send(&format!("set game {}", ggf(game)))?;
-        process.sync()?;
-        process.send("go")?;
-        let wait = Wait::new("go", self.move_time + GRACE);
-        loop {
-            // Other lines (`status`, `search`, `nodestats`…) are the engine's news.
-            let line = process.line(&wait)?;
-            let Some(answer) = line.strip_prefix("===") else {
-                continue;
-            };
-            let text = answer.split('/').next().unwrap_or_default().trim();
-            let mv = Move::parse(text)
-                .map_err(|_| format!("answered '{}' to go: not a move", quoted(&line)))?;
-            if !game.is_legal(mv) {
-                return Err(format!(
-                    "played {mv}, an illegal move in position {}",
-                    game.to_position_string()
-                ));
+    /// The engine's move at `game`, reached by `history`, checked legal.
+    fn ask(
+        &self,
+        process: &mut EngineProcess,
+        game: &Othello,
+        history: History<'_, Othello>,
+    ) -> Result<Move, String> {
+        let answer = match self.protocol {
+            Protocol::Nboard => {
+                process.send(&format!("set game {}", ggf(game)))?;
+                process.sync()?;
+                process.send("go")?;
+                let wait = Wait::new("go", self.move_time + GRACE);
+                loop {
+                    // Other lines (`status`, `search`, `nodestats`…) are the engine's news.
+                    let line = process.line(&wait)?;
+                    if let Some(answer) = line.strip_prefix("===") {
+                        let text = answer.split('/').next().unwrap_or_default().trim();
+                        break (text.to_string(), line, "go");
+                    }
+                }
             }
-            return Ok(mv);
+            Protocol::Gtp => {
+                let opening = line_from_start(history.start).ok_or(
+                    "cannot be given this game: no line of moves from the start reaches its \
+                     opening",
+                )?;
+                let wait = Wait::new("the game's moves", SYNC_TIME);
+                process.gtp("clear_board", &wait)??;
+                let mut position = Othello::start();
+                for &mv in opening.iter().chain(history.moves) {
+                    let colour = gtp_colour(position.to_move());
+                    process.gtp(&format!("play {colour} {mv}"), &wait)??;
+                    position.play_unchecked(mv);
+                }
+                debug_assert_eq!(position, *game, "the history leads to the position");
+                let command = format!("genmove {}", gtp_colour(game.to_move()));
+                let wait = Wait::new("genmove", self.move_time + GRACE);
+                let text = process.gtp(&command, &wait)??;
+                if text.eq_ignore_ascii_case("resign") {
+                    return Err("resigned".to_string());
+                }
+                (text.clone(), format!("= {text}"), "genmove")
+            }
+        };
+        let (text, line, command) = answer;
+        let mv = Move::parse(&text)
+            .map_err(|_| format!("answered '{}' to {command}: not a move", quoted(&line)))?;
+        if !game.is_legal(mv) {
+            return Err(format!(
+                "played {mv}, an illegal move in position {}",
+                game.to_position_string()
+            ));
         }
+        Ok(mv)
     }
 }
 
-impl Agent<Othello> for NboardAgent {
-    /// Callers that cannot record a forfeit get the first legal move instead.
+impl Agent<Othello> for EngineAgent {
+    /// Callers that cannot record a forfeit nor give the game so far (TD learning's
+    /// sparring partners) get the engine's move at the position as if the game started
+    /// there, or the first legal move if it fails (a GTP engine does unless a short line
+    /// of moves from the start reaches the position).
     fn choose(&self, game: &Othello, rng: &mut GameRng) -> Move {
-        self.try_choose(game, rng).unwrap_or_else(|_| {
+        let history = History {
+            start: game,
+            moves: &[],
+        };
+        self.try_choose(game, history, rng).unwrap_or_else(|_| {
             let mut moves = MoveList::new();
             game.legal_moves(&mut moves);
             moves[0]
         })
     }
 
-    fn try_choose(&self, game: &Othello, _rng: &mut GameRng) -> Result<Move, Forfeit> {
+    fn try_choose(
+        &self,
+        game: &Othello,
+        history: History<'_, Othello>,
+        _rng: &mut GameRng,
+    ) -> Result<Move, Forfeit> {
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
         if moves.as_slice() == [Move::PASS] {
@@ -125,7 +217,7 @@ impl Agent<Othello> for NboardAgent {
         };
         let mut process = self.take().map_err(forfeit)?;
         // A process that failed is dropped here, which kills it.
-        let mv = self.ask(&mut process, game).map_err(forfeit)?;
+        let mv = self.ask(&mut process, game, history).map_err(forfeit)?;
         self.idle
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -136,6 +228,55 @@ impl Agent<Othello> for NboardAgent {
     fn name(&self) -> String {
         self.label.clone()
     }
+}
+
+/// GTP's name of a side: black moves first.
+fn gtp_colour(side: Player) -> &'static str {
+    match side {
+        Player::First => "b",
+        Player::Second => "w",
+    }
+}
+
+/// A line of moves from the standard start to `target`, passes included, if one is
+/// found within [`LINE_SEARCH_NODES`] positions: every disc placed must be on a square
+/// `target` has filled.
+pub fn line_from_start(target: &Othello) -> Option<Vec<Move>> {
+    fn walk(
+        position: &Othello,
+        target: &Othello,
+        filled: u64,
+        line: &mut Vec<Move>,
+        budget: &mut usize,
+    ) -> bool {
+        if position == target {
+            return true;
+        }
+        let here = position.discs(Player::First) | position.discs(Player::Second);
+        if *budget == 0 || here & !filled != 0 || here == filled {
+            return false;
+        }
+        *budget -= 1;
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        for mv in moves {
+            if mv.square().is_some_and(|square| filled >> square & 1 == 0) {
+                continue;
+            }
+            let mut next = *position;
+            next.play_unchecked(mv);
+            line.push(mv);
+            if walk(&next, target, filled, line, budget) {
+                return true;
+            }
+            line.pop();
+        }
+        false
+    }
+    let filled = target.discs(Player::First) | target.discs(Player::Second);
+    let mut line = Vec::new();
+    let mut budget = LINE_SEARCH_NODES;
+    walk(&Othello::start(), target, filled, &mut line, &mut budget).then_some(line)
 }
 
 /// `game` as a GGF record with no moves: its board and side to move (`*` black, `O` white,
@@ -172,6 +313,15 @@ impl Wait {
     }
 }
 
+/// A GTP answer line to command `id` (or without an id): whether it is a success (`=`)
+/// and its text.
+fn gtp_answer<'a>(line: &'a str, id: &str) -> Option<(bool, &'a str)> {
+    let success = line.starts_with('=');
+    let rest = line.strip_prefix(['=', '?'])?;
+    let rest = rest.strip_prefix(id).unwrap_or(rest);
+    (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| (success, rest.trim()))
+}
+
 /// What an engine's reader thread hands over.
 enum Output {
     Line(String),
@@ -182,7 +332,7 @@ enum Output {
 
 /// A running engine: its input and output lines, each on a thread of its own (so that
 /// every wait has a deadline, and a write into a dead engine's pipe kills nothing), and
-/// the number of the last `ping`.
+/// the number of the last `ping` (NBoard) or command (GTP).
 struct EngineProcess {
     child: Child,
     input: SyncSender<String>,
@@ -271,6 +421,26 @@ impl EngineProcess {
         let wait = Wait::new("ping", SYNC_TIME);
         while self.line(&wait)?.trim() != pong {}
         Ok(())
+    }
+
+    /// Sends a GTP `command` with the next id and waits for its answer: the engine's
+    /// text after `=`, or (inner error) its refusal after `?`. Lines that answer nothing
+    /// are skipped.
+    fn gtp(&mut self, command: &str, wait: &Wait) -> Result<Result<String, String>, String> {
+        self.pings += 1;
+        let id = self.pings.to_string();
+        self.send(&format!("{id} {command}"))?;
+        loop {
+            let line = self.line(wait)?;
+            let Some((success, text)) = gtp_answer(&line, &id) else {
+                continue;
+            };
+            return Ok(if success {
+                Ok(text.to_string())
+            } else {
+                Err(format!("refused '{command}': {}", quoted(text)))
+            });
+        }
     }
 
     /// Why the engine no longer talks: how it ended, once it has.

@@ -5,7 +5,7 @@ use std::time::Instant;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::arena::agent::{Agent, Forfeit};
+use crate::arena::agent::{Agent, Forfeit, History};
 use crate::games::joint::{gather_move, is_joint};
 use crate::games::{Describe, Game, Notation, Outcome, Player};
 use crate::rng::GameRng;
@@ -132,10 +132,14 @@ pub fn play_game<G: Describe>(
     while game.count_moves() > 0 {
         let side = game.to_move();
         let joint = is_joint(&game);
+        let history = History {
+            start,
+            moves: &moves,
+        };
         let chosen = gather_move(&game, |view, player| {
             // At a joint decision each agent chooses its own part on its own view.
             let clock = Instant::now();
-            let mv = agents[player.index()].try_choose(view, rng);
+            let mv = agents[player.index()].try_choose(view, history, rng);
             think_seconds[player.index()].push(clock.elapsed().as_secs_f64());
             mv.map_err(|reason| (player, reason))
         });

@@ -13,8 +13,8 @@ pub mod stats;
 pub mod tables;
 pub mod tournament;
 
-pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, Forfeit, RandomAgent, SearchAgent};
-pub use engine::NboardAgent;
+pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, Forfeit, History, RandomAgent, SearchAgent};
+pub use engine::{EngineAgent, Protocol};
 pub use game_record::{GameRecord, play_game};
 pub use openings::{OpeningError, random_opening, random_openings};
 pub use panel::{PanelRow, panel_opponents, play_panel};

@@ -1,11 +1,12 @@
 //! Agent spec strings, parsed in one place for every command:
 //! `random`, `first`, `heuristic:DEPTH`, `wpc:DEPTH`, `minimax:DEPTH:EVAL`,
-//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, `nboard:COMMAND`, each with an
-//! optional `~SECONDS` suffix (at most that long a move: iterative deepening up to DEPTH)
-//! and an optional `@EPS` suffix (play a random move with probability EPS, e.g. `wpc:1@0.1`).
+//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, `nboard:COMMAND`, `gtp:COMMAND`, each
+//! with an optional `~SECONDS` suffix (at most that long a move: iterative deepening up to
+//! DEPTH) and an optional `@EPS` suffix (play a random move with probability EPS, e.g.
+//! `wpc:1@0.1`).
 //!
-//! `nboard:COMMAND` is an external Othello engine speaking the NBoard protocol
-//! ([`crate::arena::engine`]), e.g. `nboard:edax -n 1 -q~5`. COMMAND is run directly, not
+//! `nboard:COMMAND` and `gtp:COMMAND` are external Othello engines speaking the NBoard
+//! protocol or GTP ([`crate::arena::engine`]), e.g. `nboard:edax -q~5`. COMMAND is run directly, not
 //! by a shell: it is split into words at spaces, and a part in single quotes is taken as
 //! it is, spaces included (`nboard:sh -c 'exec my-engine --nboard'`). It may not contain a
 //! comma (commas separate the agents of `tournament --agents`). A last `~SECONDS` is the
@@ -17,7 +18,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::arena::agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
-use crate::arena::engine::NboardAgent;
+use crate::arena::engine::{EngineAgent, Protocol};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -84,8 +85,10 @@ pub enum AgentKind {
         width: usize,
         path: PathBuf,
     },
-    /// An external Othello engine speaking NBoard, run as `command` (program, arguments).
-    Nboard {
+    /// An external Othello engine speaking `protocol`, run as `command` (program,
+    /// arguments).
+    Engine {
+        protocol: Protocol,
         command: Vec<String>,
     },
 }
@@ -131,7 +134,7 @@ impl FromStr for AgentSpec {
         // Only a number after the last `~` is a time limit: a file path may contain `~`.
         let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b"0123456789.+-eE".contains(&b));
         // An engine's command line may contain `@` of its own.
-        let engine = text.starts_with("nboard:");
+        let engine = Protocol::ALL.iter().any(|p| text.starts_with(p.prefix()));
         let (body, epsilon) = match text.rsplit_once('@') {
             None => (text, None),
             Some((_, eps)) if engine && !numeric(eps) => (text, None),
@@ -167,7 +170,7 @@ impl FromStr for AgentSpec {
                         "random and first do not search: no time limit applies",
                     ));
                 }
-                AgentKind::Random | AgentKind::First | AgentKind::Nboard { .. } => None,
+                AgentKind::Random | AgentKind::First | AgentKind::Engine { .. } => None,
             };
             if let Some(depth) = deepest.filter(|&d| d > UNTIMED_DEPTH)
                 && move_time.is_none()
@@ -210,9 +213,11 @@ impl FromStr for AgentSpec {
                 depth,
             });
         }
-        if let Some(command) = searched.strip_prefix("nboard:") {
-            let command = command_words(command).map_err(|reason| malformed(&reason))?;
-            return spec(AgentKind::Nboard { command });
+        for protocol in Protocol::ALL {
+            if let Some(command) = searched.strip_prefix(protocol.prefix()) {
+                let command = command_words(command).map_err(|reason| malformed(&reason))?;
+                return spec(AgentKind::Engine { protocol, command });
+            }
         }
         if let Some(rest) = searched.strip_prefix("nmm:") {
             let mut fields = rest.splitn(3, ':');
@@ -250,8 +255,8 @@ impl FromStr for AgentSpec {
                 return Err(malformed(
                     "expected random, first, normal, expert, impossible, heuristic:DEPTH, \
                      wpc:DEPTH, minimax:DEPTH:EVAL, champion:PATH[:DEPTH], \
-                     nmm:DEPTH:WIDTH:PATH or nboard:COMMAND, optionally followed by \
-                     ~SECONDS and @EPS",
+                     nmm:DEPTH:WIDTH:PATH, nboard:COMMAND or gtp:COMMAND, optionally \
+                     followed by ~SECONDS and @EPS",
                 ));
             }
         };
@@ -272,9 +277,10 @@ impl AgentSpec {
         load: ChampionLoader<'_>,
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
         let base: Box<dyn Agent<G>> = match &self.kind {
-            AgentKind::Nboard { command } => {
+            AgentKind::Engine { protocol, command } => {
                 let move_time = self.move_time.map(std::time::Duration::from_secs_f64);
-                let engine = NboardAgent::new(command.clone(), self.body.clone(), move_time);
+                let label = self.body.clone();
+                let engine = EngineAgent::new(*protocol, command.clone(), label, move_time);
                 self.othello_only(Box::new(engine))?
             }
             kind => match (kind, self.searcher_with(load)?) {
@@ -311,7 +317,7 @@ impl AgentSpec {
             AgentKind::Random
             | AgentKind::First
             | AgentKind::Nmm { .. }
-            | AgentKind::Nboard { .. } => {
+            | AgentKind::Engine { .. } => {
                 return Err(SpecError::Malformed {
                     spec: self.text.clone(),
                     reason: "the league protocol needs an evaluator (heuristic:D, wpc:D, \
@@ -369,7 +375,7 @@ fn command_words(text: &str) -> Result<Vec<String>, String> {
     }
     words.extend(word);
     if words.is_empty() {
-        return Err("nboard:COMMAND needs a command to run".into());
+        return Err("an engine spec (nboard:COMMAND, gtp:COMMAND) needs a command to run".into());
     }
     Ok(words)
 }
@@ -399,7 +405,7 @@ impl AgentSpec {
         let move_time = self.move_time.map(std::time::Duration::from_secs_f64);
         let agent = match &self.kind {
             AgentKind::Random | AgentKind::First => return Ok(None),
-            AgentKind::Nboard { .. } => {
+            AgentKind::Engine { .. } => {
                 return Err(SpecError::Malformed {
                     spec: self.text.clone(),
                     reason: "an external engine is played as it is: it has no search here"

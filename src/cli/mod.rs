@@ -5,6 +5,7 @@ mod bench;
 mod benchmark;
 mod evolve;
 mod gifford;
+mod gtp;
 mod nboard;
 mod panel;
 mod perft;
@@ -54,6 +55,8 @@ pub enum Command {
     Panel(panel::PanelArgs),
     /// An Othello engine for the NBoard GUI (NBoard protocol 2 on stdin/stdout).
     Nboard(nboard::NboardArgs),
+    /// An Othello engine for GTP controllers (GTP 2 on stdin/stdout).
+    Gtp(gtp::GtpArgs),
     /// Play in the terminal: people against engines or each other, with hints and undo.
     Play(play::PlayArgs),
     /// Round robin between agents, with seed 002's statistics and the pairwise matrix.
@@ -174,6 +177,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Benchmark(args) => benchmark::run(&args),
         Command::Panel(args) => panel::run(&args),
         Command::Nboard(args) => nboard::run(&args),
+        Command::Gtp(args) => gtp::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Prune(args) => prune::run(&args),

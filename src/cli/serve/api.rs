@@ -215,7 +215,7 @@ impl Server {
                     })?
                     .to_string();
             }
-            AgentKind::Nboard { .. } => {
+            AgentKind::Engine { .. } => {
                 return Err(ApiError::bad_request(
                     "the page starts no programs: external engines are for the command line"
                         .to_string(),
