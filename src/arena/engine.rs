@@ -44,8 +44,8 @@ pub const GRACE: Duration = Duration::from_secs(1);
 /// GTP replay together).
 pub const SYNC_TIME: Duration = Duration::from_secs(10);
 
-/// Most positions searched for a line of moves from the start to an opening (a few
-/// random plies need a few hundred).
+/// Most positions searched for a line of moves from the start to an opening: the bound on
+/// the work for a position that no short line reaches.
 const LINE_SEARCH_NODES: usize = 1_000_000;
 
 /// Lines of an engine's output read ahead of the agent, and lines of its input waiting to
@@ -116,7 +116,7 @@ impl EngineAgent {
                 process.sync()?;
             }
             Protocol::Gtp => {
-                let wait = Wait::new("boardsize", SYNC_TIME);
+                let wait = Wait::new("boardsize and time_settings", SYNC_TIME);
                 process.gtp("boardsize 8", &wait)??;
                 // Whole seconds, as GTP has them; an engine without clocks may refuse.
                 let seconds = self.move_time.as_secs_f64().ceil().max(1.0);
