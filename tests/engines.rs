@@ -44,8 +44,10 @@ fn series(player: &str, opponent: &str) -> Vec<evoboard::arena::GameRecord<Othel
 /// openings replayed from the start).
 fn plays_the_games_its_search_plays_in_process(protocol: &str) {
     for opponent in ["heuristic:1", "wpc:2", "random"] {
-        let external = series(&evoboard_engine(protocol, "heuristic:2"), opponent);
-        let internal = series("heuristic:2", opponent);
+        let external = series(&evoboard_engine(protocol, "heuristic:3"), opponent);
+        // The engines deepen iteratively, as a search with a time limit does here (ties
+        // between moves then go to the previous depth's best): a limit never reached.
+        let internal = series("heuristic:3~600", opponent);
         for (k, (record, expected)) in external.iter().zip(&internal).enumerate() {
             assert!(record.forfeit.is_none(), "game {k}: {:?}", record.forfeit);
             let mut position = record.start;
