@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{bad_input, evoboard};
-use evoboard::arena::{AgentSpec, SeriesConfig, play_series};
+use evoboard::arena::{Agent, AgentSpec, GameRecord, SeriesConfig, play_series};
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, Notation};
 
@@ -20,34 +20,50 @@ fn evoboard_engine(protocol: &str, player: &str) -> String {
     )
 }
 
+/// The agent a spec names, for Othello.
+fn build(spec: &str) -> Box<dyn Agent<Othello>> {
+    spec.parse::<AgentSpec>()
+        .unwrap()
+        .build(&Othello::start())
+        .unwrap()
+}
+
 /// A series of `player` against `opponent` over 8 games from 4-ply openings.
-fn series(player: &str, opponent: &str) -> Vec<evoboard::arena::GameRecord<Othello>> {
-    let start = Othello::start();
-    let build = |spec: &str| spec.parse::<AgentSpec>().unwrap().build(&start).unwrap();
+fn series(player: &dyn Agent<Othello>, opponent: &dyn Agent<Othello>) -> Vec<GameRecord<Othello>> {
     let config = SeriesConfig {
         games: 8,
         opening_plies: 4,
         seed: 5,
     };
-    play_series(
-        &start,
-        build(player).as_ref(),
-        build(opponent).as_ref(),
-        config,
-        &|| {},
-    )
-    .unwrap()
+    play_series(&Othello::start(), player, opponent, config, &|| {}).unwrap()
+}
+
+/// The processes this test process started and has not reaped, by id.
+fn children() -> Vec<u32> {
+    let tasks = std::fs::read_dir("/proc/self/task").unwrap().flatten();
+    tasks
+        .flat_map(|task| {
+            let list = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            list.split_whitespace()
+                .map(|pid| pid.parse().unwrap())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
 }
 
 /// An engine plays whole games of legal moves, and since a fixed-depth search is
 /// deterministic, the very games the same search plays in-process (over GTP, from
-/// openings replayed from the start).
+/// openings replayed from the start). Its processes are reused from series to series, at
+/// most one per worker thread, and killed and reaped when the agent is dropped.
 fn plays_the_games_its_search_plays_in_process(protocol: &str) {
+    let engine = build(&evoboard_engine(protocol, "heuristic:3"));
+    // The engines deepen iteratively, as a search with a time limit does here (ties
+    // between moves then go to the previous depth's best): a limit never reached.
+    let same_search = build("heuristic:3~600");
     for opponent in ["heuristic:1", "wpc:2", "random"] {
-        let external = series(&evoboard_engine(protocol, "heuristic:3"), opponent);
-        // The engines deepen iteratively, as a search with a time limit does here (ties
-        // between moves then go to the previous depth's best): a limit never reached.
-        let internal = series("heuristic:3~600", opponent);
+        let opponent = build(opponent);
+        let external = series(engine.as_ref(), opponent.as_ref());
+        let internal = series(same_search.as_ref(), opponent.as_ref());
         for (k, (record, expected)) in external.iter().zip(&internal).enumerate() {
             assert!(record.forfeit.is_none(), "game {k}: {:?}", record.forfeit);
             let mut position = record.start;
@@ -59,6 +75,26 @@ fn plays_the_games_its_search_plays_in_process(protocol: &str) {
             assert_eq!(record.move_text(), expected.move_text(), "game {k}");
         }
     }
+    let command = format!(
+        "{}\0{protocol}\0--player\0heuristic:3\0",
+        env!("CARGO_BIN_EXE_evoboard")
+    );
+    let engines: Vec<u32> = children()
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default() == command.as_bytes()
+        })
+        .collect();
+    assert!(
+        (1..=rayon::current_num_threads()).contains(&engines.len()),
+        "{engines:?}"
+    );
+    drop(engine);
+    let left: Vec<u32> = children()
+        .into_iter()
+        .filter(|pid| engines.contains(pid))
+        .collect();
+    assert!(left.is_empty(), "{left:?} of {engines:?} live on");
 }
 
 #[test]
