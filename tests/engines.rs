@@ -170,8 +170,8 @@ fn evoboard_speaks_gtp() {
     assert_eq!(&answers[11..], ["?11 unknown command", "=12"]);
 }
 
-/// Engines play in benchmarks and tournaments from the command line like any agent, and
-/// a tournament names the pair of a forfeited game.
+/// Engines play in benchmarks, panels and tournaments from the command line like any
+/// agent, and panels and tournaments name the series of a forfeited game.
 #[test]
 fn commands_accept_engines_wherever_they_take_a_spec() {
     let engine = evoboard_engine("nboard", "heuristic:1");
@@ -213,7 +213,34 @@ fn commands_accept_engines_wherever_they_take_a_spec() {
     assert_eq!(report["agents"][0]["games"], 4, "{report}");
     assert_eq!(report["agents"][2]["agent"], gtp_engine.as_str());
     assert_eq!(report["agents"][2]["games"], 4, "{report}");
+    let output = evoboard(&[
+        "panel",
+        "--game",
+        "othello",
+        "--player",
+        &gtp_engine,
+        "--depth",
+        "1",
+        "--games",
+        "2",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
     let dead = "nboard:sh -c 'exit 3'";
+    let output = evoboard(&[
+        "panel", "--game", "othello", "--player", dead, "--depth", "1", "--games", "2",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.starts_with("warning: "), "{stderr}");
+    assert!(
+        stderr.contains(&format!(" games forfeited (each a loss for the side that forfeited); the first, game 1 of {dead} vs ")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(&format!(": engine '{dead}' ended (exit status: 3)\n")),
+        "{stderr}"
+    );
     let output = evoboard(&[
         "tournament",
         "--game",

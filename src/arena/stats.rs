@@ -149,6 +149,15 @@ impl Forfeits {
         }
     }
 
+    /// Counts the forfeits of `other` too (its first comes after this one's).
+    pub fn join(&mut self, other: &Forfeits) {
+        self.games += other.games;
+        self.forfeited += other.forfeited;
+        if self.first.is_none() {
+            self.first.clone_from(&other.first);
+        }
+    }
+
     /// The warning for people, if any game was forfeited.
     pub fn warning(&self) -> Option<String> {
         let first = self.first.as_ref()?;
