@@ -6,12 +6,13 @@
 //! `wpc:1@0.1`).
 //!
 //! `nboard:COMMAND` and `gtp:COMMAND` are external Othello engines speaking the NBoard
-//! protocol or GTP ([`crate::arena::engine`]), e.g. `nboard:edax -q~5`. COMMAND is run directly, not
-//! by a shell: it is split into words at spaces, and a part in single quotes is taken as
-//! it is, spaces included (`nboard:sh -c 'exec my-engine --nboard'`). It may not contain a
-//! comma (commas separate the agents of `tournament --agents`). A last `~SECONDS` is the
-//! engine's time per move (default 30 s), after which it forfeits the game; a last
-//! `@EPS` (a number) is the random-move suffix, so a command's own `@` or `~` stay in it.
+//! protocol or GTP ([`crate::arena::engine`]), e.g. `gtp:./my-engine --gtp~5`. COMMAND is
+//! run directly, not by a shell: it is split into words at spaces, and a part in single
+//! quotes is taken as it is, spaces included (`nboard:sh -c 'cd ~/engines && exec ./a'`).
+//! It may not contain a comma (commas separate the agents of `tournament --agents`). A
+//! last `~SECONDS` is the engine's time per move (default 30 s), after which it forfeits
+//! the game; a last `@EPS` (a number) is the random-move suffix, so a command's own `@`
+//! or `~` stay in it.
 
 use std::any::Any;
 use std::fmt;

@@ -73,7 +73,7 @@ fn seat<G: NamedEvaluators>(spec: &str, start: &G) -> CliResult<Seat<G>> {
     }
     let spec: AgentSpec = spec.parse()?;
     if let AgentKind::Engine { .. } = spec.kind {
-        // A game here has no place for a forfeit: an engine that fails would stall it.
+        // A game here can neither record a forfeit nor give a GTP engine the game so far.
         return Err(BadInput(format!(
             "'{spec}': external engines play in benchmark, panel and tournament, not here"
         ))
