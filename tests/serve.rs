@@ -373,6 +373,20 @@ fn no_path_outside_the_runs_directory_is_ever_read() {
         assert!(answer.json()["error"].is_string());
         assert!(!answer.body.contains("top secret"), "{spec}");
     }
+    // No program is started from the page, not even as an external engine.
+    let started = root.join("started");
+    for protocol in ["nboard", "gtp"] {
+        let spec = format!("{protocol}:touch {}", started.display());
+        let body = format!(r#"{{"game":"othello","first":"{spec}","second":"human"}}"#);
+        let answer = server.post("/api/games", &body);
+        assert_eq!(answer.status, 400, "{spec}: {}", answer.body);
+        assert!(
+            answer.body.contains("the page starts no programs"),
+            "{}",
+            answer.body
+        );
+    }
+    assert!(!started.exists());
     // The run's own champion plays.
     let view = new_game(&server, "kalah", "human", "champion:kalah/champion.evo");
     assert_eq!(view["seats"][1]["player"], "champion:kalah/champion.evo");

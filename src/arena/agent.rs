@@ -13,10 +13,46 @@ use crate::search::{
     Limits, Pruning, SearchResult, move_values, move_values_within, search_pruned, search_within,
 };
 
+/// Why an agent gave up a game instead of moving: what an external engine did wrong,
+/// in words that name the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    pub reason: String,
+}
+
+/// The game so far: where it started and every move since, for agents that replay it to
+/// another program (GTP engines know games, not positions).
+#[derive(Debug)]
+pub struct History<'a, G: Game> {
+    pub start: &'a G,
+    pub moves: &'a [G::Move],
+}
+
+// Derived, these would ask `G: Copy`; two references copy whatever `G` is.
+impl<G: Game> Clone for History<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for History<'_, G> {}
+
 /// A player of game `G`.
 pub trait Agent<G: Game>: Send + Sync {
     /// Picks a legal move. Called only while the game is not over.
     fn choose(&self, game: &G, rng: &mut GameRng) -> G::Move;
+
+    /// [`Agent::choose`] for callers that can end a game early and know how `game` came
+    /// about: agents that can fail (an external engine that dies, answers nonsense or runs
+    /// out of time) forfeit here.
+    fn try_choose(
+        &self,
+        game: &G,
+        _history: History<'_, G>,
+        rng: &mut GameRng,
+    ) -> Result<G::Move, Forfeit> {
+        Ok(self.choose(game, rng))
+    }
 
     /// A short description for tables (usually the spec it was built from).
     fn name(&self) -> String;
@@ -166,6 +202,19 @@ impl<G: Game> Agent<G> for EpsilonAgent<G> {
             RandomAgent.choose(game, rng)
         } else {
             self.inner.choose(game, rng)
+        }
+    }
+
+    fn try_choose(
+        &self,
+        game: &G,
+        history: History<'_, G>,
+        rng: &mut GameRng,
+    ) -> Result<G::Move, Forfeit> {
+        if rng.random_bool(self.epsilon) {
+            Ok(RandomAgent.choose(game, rng))
+        } else {
+            self.inner.try_choose(game, history, rng)
         }
     }
 

@@ -1,12 +1,11 @@
 //! Playing one game between two agents and keeping what happened.
 
-use std::convert::Infallible;
 use std::time::Instant;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::arena::agent::Agent;
+use crate::arena::agent::{Agent, Forfeit, History};
 use crate::games::joint::{gather_move, is_joint};
 use crate::games::{Describe, Game, Notation, Outcome, Player};
 use crate::rng::GameRng;
@@ -24,6 +23,9 @@ pub struct GameRecord<G: Game> {
     pub captures: [u32; 2],
     /// Moves of each side that earned another turn (mancala "go-agains").
     pub extra_turns: [u32; 2],
+    /// The side that gave the game up instead of moving, and why (the game is its loss,
+    /// scored as the board stood).
+    pub forfeit: Option<(Player, Forfeit)>,
 }
 
 impl<G: Game> GameRecord<G> {
@@ -55,6 +57,7 @@ struct RecordText {
     think_seconds: [Vec<f64>; 2],
     captures: [u32; 2],
     extra_turns: [u32; 2],
+    forfeit: Option<(Player, String)>,
 }
 
 impl<G: Notation> Serialize for GameRecord<G> {
@@ -77,6 +80,10 @@ impl<G: Notation> Serialize for GameRecord<G> {
             think_seconds: self.think_seconds.clone(),
             captures: self.captures,
             extra_turns: self.extra_turns,
+            forfeit: self
+                .forfeit
+                .as_ref()
+                .map(|(side, forfeit)| (*side, forfeit.reason.clone())),
         }
         .serialize(serializer)
     }
@@ -102,12 +109,16 @@ impl<'de, G: Notation> Deserialize<'de> for GameRecord<G> {
             think_seconds: text.think_seconds,
             captures: text.captures,
             extra_turns: text.extra_turns,
+            forfeit: text
+                .forfeit
+                .map(|(side, reason)| (side, Forfeit { reason })),
         })
     }
 }
 
 /// Plays from `start` to the end; `agents[0]` moves for the first player, `agents[1]` for
-/// the second, whoever's turn it is (so passes and extra turns need no special care).
+/// the second, whoever's turn it is (so passes and extra turns need no special care). An
+/// agent that forfeits loses the game there.
 pub fn play_game<G: Describe>(
     start: &G,
     agents: [&dyn Agent<G>; 2],
@@ -117,16 +128,28 @@ pub fn play_game<G: Describe>(
     let mut moves = Vec::new();
     let mut think_seconds = [Vec::new(), Vec::new()];
     let (mut captures, mut extra_turns) = ([0, 0], [0, 0]);
+    let mut forfeit = None;
     while game.count_moves() > 0 {
         let side = game.to_move();
         let joint = is_joint(&game);
-        let Ok(mv) = gather_move(&game, |view, player| {
+        let history = History {
+            start,
+            moves: &moves,
+        };
+        let chosen = gather_move(&game, |view, player| {
             // At a joint decision each agent chooses its own part on its own view.
             let clock = Instant::now();
-            let mv = agents[player.index()].choose(view, rng);
+            let mv = agents[player.index()].try_choose(view, history, rng);
             think_seconds[player.index()].push(clock.elapsed().as_secs_f64());
-            Ok::<_, Infallible>(mv)
+            mv.map_err(|reason| (player, reason))
         });
+        let mv = match chosen {
+            Ok(mv) => mv,
+            Err(given_up) => {
+                forfeit = Some(given_up);
+                break;
+            }
+        };
         debug_assert!(game.is_legal(mv), "agent chose an illegal move");
         game.play_unchecked(mv);
         moves.push(mv);
@@ -137,14 +160,19 @@ pub fn play_game<G: Describe>(
             extra_turns[side.index()] += u32::from(facts.extra_turn);
         }
     }
+    let outcome = match &forfeit {
+        Some((side, _)) => Outcome::Win(side.opponent()),
+        None => game.outcome().expect("a game without legal moves is over"),
+    };
     GameRecord {
         start: start.clone(),
         moves,
-        outcome: game.outcome().expect("a game without legal moves is over"),
+        outcome,
         score: game.score(),
         think_seconds,
         captures,
         extra_turns,
+        forfeit,
     }
 }
 
@@ -192,6 +220,7 @@ mod tests {
                 (back.captures, back.extra_turns),
                 (record.captures, record.extra_turns)
             );
+            assert_eq!(back.forfeit, record.forfeit);
         }
         let mut damaged = encode_message(&play_game(
             &start,

@@ -2,6 +2,7 @@
 //! statistics and their tables.
 
 pub mod agent;
+pub mod engine;
 pub mod game_record;
 pub mod league;
 pub mod openings;
@@ -13,7 +14,8 @@ pub mod stats;
 pub mod tables;
 pub mod tournament;
 
-pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
+pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, Forfeit, History, RandomAgent, SearchAgent};
+pub use engine::{EngineAgent, Protocol};
 pub use game_record::{GameRecord, play_game};
 pub use league::{LEAGUE_GAMES, LEAGUE_OPPONENT, league_agents, league_score, league_series};
 pub use openings::{OpeningError, random_opening, random_openings};
@@ -21,4 +23,4 @@ pub use panel::{PanelRow, panel_opponents, play_panel};
 pub use series::{MAX_SERIES_GAMES, SeriesConfig, play_games, play_series};
 pub use spec::{AgentSpec, SpecError};
 pub use sprt::{SprtResult, play_sprt};
-pub use stats::{MoveTimes, SeriesStats, WinRecord};
+pub use stats::{Forfeits, MoveTimes, SeriesStats, WinRecord};

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::arena::agent::Agent;
 use crate::arena::openings::OpeningError;
 use crate::arena::series::{SeriesConfig, play_series};
-use crate::arena::stats::{SeriesStats, WinRecord};
+use crate::arena::stats::{Forfeits, SeriesStats, WinRecord};
 use crate::eval::NamedEvaluators;
 use crate::games::Describe;
 
@@ -40,6 +40,9 @@ pub struct PanelRow {
     pub opponent: String,
     #[serde(flatten)]
     pub record: WinRecord,
+    /// The games of the series that a side forfeited.
+    #[serde(skip)]
+    pub forfeits: Forfeits,
 }
 
 /// One series of `player` against each of `opponents` (name, agent), each from the same
@@ -58,9 +61,12 @@ pub fn play_panel<G: Describe>(
         .map(|(name, opponent)| {
             on_series(name);
             let records = play_series(start, player, opponent.as_ref(), config, on_game_done)?;
+            let mut forfeits = Forfeits::default();
+            forfeits.add(&records, &format!("{} vs {name}", player.name()));
             Ok(PanelRow {
                 opponent: name.clone(),
                 record: SeriesStats::from_records(&records).record,
+                forfeits,
             })
         })
         .collect()

@@ -1,13 +1,25 @@
 //! Agent spec strings, parsed in one place for every command:
 //! `random`, `first`, `heuristic:DEPTH`, `wpc:DEPTH`, `minimax:DEPTH:EVAL`,
-//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, each with an optional `~SECONDS`
-//! suffix (at most that long a move: iterative deepening up to DEPTH) and an optional
-//! `@EPS` suffix (play a random move with probability EPS, e.g. `wpc:1@0.1`).
+//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, `nboard:COMMAND`, `gtp:COMMAND`, each
+//! with an optional `~SECONDS` suffix (at most that long a move: iterative deepening up to
+//! DEPTH) and an optional `@EPS` suffix (play a random move with probability EPS, e.g.
+//! `wpc:1@0.1`).
+//!
+//! `nboard:COMMAND` and `gtp:COMMAND` are external Othello engines speaking the NBoard
+//! protocol or GTP ([`crate::arena::engine`]), e.g. `gtp:./my-engine --gtp~5`. COMMAND is
+//! run directly, not by a shell: it is split into words at spaces, and a part in single
+//! quotes is taken as it is, spaces included (`nboard:sh -c 'cd ~/engines && exec ./a'`).
+//! It may not contain a comma (commas separate the agents of `tournament --agents`). A
+//! last `~SECONDS` is the engine's time per move (default 30 s), after which it forfeits
+//! the game; a last `@EPS` (a number) is the random-move suffix, so a command's own `@`
+//! or `~` stay in it.
 
+use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
 
 use crate::arena::agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
+use crate::arena::engine::{EngineAgent, Protocol};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -15,6 +27,8 @@ use crate::arena::panel::search_spec;
 use crate::champion::Champion;
 use crate::eval::neural::NeuralEvaluator;
 use crate::eval::{EvaluatorError, NamedEvaluators, SharedEvaluator};
+use crate::games::Game;
+use crate::games::othello::Othello;
 use crate::persist::PersistError;
 use crate::search::MAX_DEPTH;
 
@@ -70,6 +84,12 @@ pub enum AgentKind {
         width: usize,
         path: PathBuf,
     },
+    /// An external Othello engine speaking `protocol`, run as `command` (program,
+    /// arguments).
+    Engine {
+        protocol: Protocol,
+        command: Vec<String>,
+    },
 }
 
 /// A champion file loaded to play: its network, shared by every agent built from it, and
@@ -110,8 +130,13 @@ impl FromStr for AgentSpec {
             spec: text.to_string(),
             reason: reason.to_string(),
         };
+        // Only a number after the last `~` is a time limit: a file path may contain `~`.
+        let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b"0123456789.+-eE".contains(&b));
+        // An engine's command line may contain `@` of its own.
+        let engine = Protocol::ALL.iter().any(|p| text.starts_with(p.prefix()));
         let (body, epsilon) = match text.rsplit_once('@') {
             None => (text, None),
+            Some((_, eps)) if engine && !numeric(eps) => (text, None),
             Some((body, eps)) => {
                 let eps: f64 = eps
                     .parse()
@@ -122,8 +147,6 @@ impl FromStr for AgentSpec {
                 (body, Some(eps))
             }
         };
-        // Only a number after the last `~` is a time limit: a file path may contain `~`.
-        let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b"0123456789.+-eE".contains(&b));
         let (searched, move_time) = match body.rsplit_once('~') {
             Some((searched, seconds)) if numeric(seconds) => {
                 let seconds = seconds
@@ -146,7 +169,7 @@ impl FromStr for AgentSpec {
                         "random and first do not search: no time limit applies",
                     ));
                 }
-                AgentKind::Random | AgentKind::First => None,
+                AgentKind::Random | AgentKind::First | AgentKind::Engine { .. } => None,
             };
             if let Some(depth) = deepest.filter(|&d| d > UNTIMED_DEPTH)
                 && move_time.is_none()
@@ -189,6 +212,12 @@ impl FromStr for AgentSpec {
                 depth,
             });
         }
+        for protocol in Protocol::ALL {
+            if let Some(command) = searched.strip_prefix(protocol.prefix()) {
+                let command = command_words(command).map_err(|reason| malformed(&reason))?;
+                return spec(AgentKind::Engine { protocol, command });
+            }
+        }
         if let Some(rest) = searched.strip_prefix("nmm:") {
             let mut fields = rest.splitn(3, ':');
             let (d, width, path) = (fields.next(), fields.next(), fields.next());
@@ -224,8 +253,9 @@ impl FromStr for AgentSpec {
             _ => {
                 return Err(malformed(
                     "expected random, first, normal, expert, impossible, heuristic:DEPTH, \
-                     wpc:DEPTH, minimax:DEPTH:EVAL, champion:PATH[:DEPTH] or \
-                     nmm:DEPTH:WIDTH:PATH, optionally followed by ~SECONDS and @EPS",
+                     wpc:DEPTH, minimax:DEPTH:EVAL, champion:PATH[:DEPTH], \
+                     nmm:DEPTH:WIDTH:PATH, nboard:COMMAND or gtp:COMMAND, optionally \
+                     followed by ~SECONDS and @EPS",
                 ));
             }
         };
@@ -245,10 +275,18 @@ impl AgentSpec {
         &self,
         load: ChampionLoader<'_>,
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let base: Box<dyn Agent<G>> = match (&self.kind, self.searcher_with(load)?) {
-            (_, Some(agent)) => Box::new(agent),
-            (AgentKind::First, None) => Box::new(FirstMoveAgent),
-            (_, None) => Box::new(RandomAgent),
+        let base: Box<dyn Agent<G>> = match &self.kind {
+            AgentKind::Engine { protocol, command } => {
+                let move_time = self.move_time.map(std::time::Duration::from_secs_f64);
+                let label = self.body.clone();
+                let engine = EngineAgent::new(*protocol, command.clone(), label, move_time);
+                self.othello_only(Box::new(engine))?
+            }
+            kind => match (kind, self.searcher_with(load)?) {
+                (_, Some(agent)) => Box::new(agent),
+                (AgentKind::First, None) => Box::new(FirstMoveAgent),
+                (_, None) => Box::new(RandomAgent),
+            },
         };
         Ok(match self.epsilon {
             Some(epsilon) if epsilon > 0.0 => Box::new(EpsilonAgent {
@@ -275,7 +313,10 @@ impl AgentSpec {
                 *depth = Some(1);
                 format!("champion:{}:1", path.display())
             }
-            AgentKind::Random | AgentKind::First | AgentKind::Nmm { .. } => {
+            AgentKind::Random
+            | AgentKind::First
+            | AgentKind::Nmm { .. }
+            | AgentKind::Engine { .. } => {
                 return Err(SpecError::Malformed {
                     spec: self.text.clone(),
                     reason: "the league protocol needs an evaluator (heuristic:D, wpc:D, \
@@ -289,6 +330,53 @@ impl AgentSpec {
         spec.text = format!("{}@{epsilon}", spec.body);
         Ok(spec)
     }
+
+    /// `agent` as an agent of game `G`, which must be Othello (external engines play
+    /// nothing else).
+    fn othello_only<G: Game>(
+        &self,
+        agent: Box<dyn Agent<Othello>>,
+    ) -> Result<Box<dyn Agent<G>>, SpecError> {
+        let agent: Box<dyn Any> = Box::new(agent);
+        agent
+            .downcast::<Box<dyn Agent<G>>>()
+            .map(|agent| *agent)
+            .map_err(|_| SpecError::Malformed {
+                spec: self.text.clone(),
+                reason: "external engines play Othello only".to_string(),
+            })
+    }
+}
+
+/// The words of an engine's command line: split at spaces, a part in single quotes taken
+/// as it is; no comma (it would split `tournament --agents`).
+fn command_words(text: &str) -> Result<Vec<String>, String> {
+    if text.contains(',') {
+        return Err(
+            "the command may not contain ',' (commas separate the agents of --agents)".into(),
+        );
+    }
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quoted = false;
+    for c in text.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                word.get_or_insert_default();
+            }
+            c if c.is_whitespace() && !quoted => words.extend(word.take()),
+            c => word.get_or_insert_default().push(c),
+        }
+    }
+    if quoted {
+        return Err("a quote (') in the command is not closed".into());
+    }
+    words.extend(word);
+    if words.is_empty() {
+        return Err("an engine spec (nboard:COMMAND, gtp:COMMAND) needs a command to run".into());
+    }
+    Ok(words)
 }
 
 impl AgentSpec {
@@ -316,6 +404,13 @@ impl AgentSpec {
         let move_time = self.move_time.map(std::time::Duration::from_secs_f64);
         let agent = match &self.kind {
             AgentKind::Random | AgentKind::First => return Ok(None),
+            AgentKind::Engine { .. } => {
+                return Err(SpecError::Malformed {
+                    spec: self.text.clone(),
+                    reason: "an external engine is played as it is: it has no search here"
+                        .to_string(),
+                });
+            }
             AgentKind::Minimax {
                 depth,
                 evaluator: name,

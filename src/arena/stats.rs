@@ -119,6 +119,55 @@ impl SeriesStats {
     }
 }
 
+/// The games of one or more series that a side forfeited (an external engine that failed):
+/// how many, and the first in words, naming the game and the engine.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Forfeits {
+    pub games: usize,
+    pub forfeited: usize,
+    pub first: Option<String>,
+}
+
+impl Forfeits {
+    /// Counts the forfeits among `records`, the games of a series; `series` names it in
+    /// the note when there are several (e.g. "a vs b"), or is empty.
+    pub fn add<G: Game>(&mut self, records: &[GameRecord<G>], series: &str) {
+        self.games += records.len();
+        for (k, record) in records.iter().enumerate() {
+            let Some((_, forfeit)) = &record.forfeit else {
+                continue;
+            };
+            self.forfeited += 1;
+            if self.first.is_none() {
+                let of = if series.is_empty() {
+                    String::new()
+                } else {
+                    format!(" of {series}")
+                };
+                self.first = Some(format!("game {}{of}: {}", k + 1, forfeit.reason));
+            }
+        }
+    }
+
+    /// Counts the forfeits of `other` too (its first comes after this one's).
+    pub fn join(&mut self, other: &Forfeits) {
+        self.games += other.games;
+        self.forfeited += other.forfeited;
+        if self.first.is_none() {
+            self.first.clone_from(&other.first);
+        }
+    }
+
+    /// The warning for people, if any game was forfeited.
+    pub fn warning(&self) -> Option<String> {
+        let first = self.first.as_ref()?;
+        Some(format!(
+            "{} of {} games forfeited (each a loss for the side that forfeited); the first, {first}",
+            self.forfeited, self.games
+        ))
+    }
+}
+
 /// The 95% Wilson score interval for `successes` out of `n` trials ((0, 1) when n = 0).
 /// Unlike the normal approximation it stays inside [0, 1] and is sound near 0% and 100%.
 pub fn wilson_interval(successes: usize, n: usize) -> (f64, f64) {

@@ -8,7 +8,7 @@ use crate::arena::agent::Agent;
 use crate::arena::game_record::{GameRecord, player_side};
 use crate::arena::openings::OpeningError;
 use crate::arena::series::{SeriesConfig, play_series};
-use crate::arena::stats::{MoveTimes, WinRecord};
+use crate::arena::stats::{Forfeits, MoveTimes, WinRecord};
 use crate::games::{Describe, Game, Player};
 use crate::rng::derive_seed;
 use crate::statistics::PairGames;
@@ -62,6 +62,8 @@ pub struct TournamentResult {
     pub matrix: Vec<Vec<Option<WinRecord>>>,
     /// Every game by who moved first from its opening (agent indexes), for ratings.
     pub pair_games: Vec<PairGames>,
+    /// The games an agent forfeited, over every pair.
+    pub forfeits: Forfeits,
 }
 
 /// Counts `record`'s result in `games`, where `agents[seat]` sat on each side: the
@@ -211,6 +213,7 @@ pub fn play_pairs<G: Describe>(
         .collect();
     let mut matrix: Vec<Vec<Option<WinRecord>>> = vec![vec![None; n]; n];
     let mut pair_games = Vec::new();
+    let mut forfeits = Forfeits::default();
     for &(i, j) in pairs {
         let series = SeriesConfig {
             games: config.games_per_pair,
@@ -224,6 +227,7 @@ pub fn play_pairs<G: Describe>(
             series,
             on_game_done,
         )?;
+        forfeits.add(&records, &format!("{} vs {}", agents[i].0, agents[j].0));
         let mut pair = [[0usize; 3]; 2]; // per side of the pair: wins, draws, losses
         for (k, record) in records.iter().enumerate() {
             let mut seated = [i, j];
@@ -254,6 +258,7 @@ pub fn play_pairs<G: Describe>(
             .collect(),
         matrix,
         pair_games,
+        forfeits,
     })
 }
 

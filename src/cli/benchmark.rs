@@ -10,8 +10,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::arena::{
-    AgentSpec, LEAGUE_GAMES, LEAGUE_OPPONENT, SeriesConfig, SeriesStats, SprtResult, WinRecord,
-    league_agents, league_score, league_series, play_series, play_sprt,
+    AgentSpec, Forfeits, LEAGUE_GAMES, LEAGUE_OPPONENT, SeriesConfig, SeriesStats, SprtResult,
+    WinRecord, league_agents, league_score, league_series, play_series, play_sprt,
 };
 use crate::cli::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -209,6 +209,11 @@ fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> CliResul
         }
     };
     progress.finish_and_clear();
+    let mut forfeits = Forfeits::default();
+    forfeits.add(&records, "");
+    if let Some(warning) = forfeits.warning() {
+        eprintln!("warning: {warning}");
+    }
     let stats = SeriesStats::from_records(&records);
     if json {
         let mut report = report_json(start.name(), plan, &stats);

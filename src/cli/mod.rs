@@ -6,6 +6,7 @@ mod benchmark;
 mod evolve;
 mod experiment;
 mod gifford;
+mod gtp;
 mod nboard;
 mod panel;
 mod perft;
@@ -99,6 +100,8 @@ pub enum Command {
     Panel(panel::PanelArgs),
     /// An Othello engine for the NBoard GUI (NBoard protocol 2 on stdin/stdout).
     Nboard(nboard::NboardArgs),
+    /// An Othello engine for GTP controllers (GTP 2 on stdin/stdout).
+    Gtp(gtp::GtpArgs),
     /// Play in the terminal: people against engines or each other, with hints and undo.
     Play(play::PlayArgs),
     /// Round robin between agents, with seed 002's statistics and the pairwise matrix.
@@ -222,6 +225,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Benchmark(args) => benchmark::run(&args),
         Command::Panel(args) => panel::run(&args),
         Command::Nboard(args) => nboard::run(&args),
+        Command::Gtp(args) => gtp::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Prune(args) => prune::run(&args),
@@ -375,74 +379,7 @@ pub(crate) fn write_output(path: &std::path::Path, bytes: &[u8]) -> CliResult {
     })
 }
 
-/// Longest line an interactive session reads (a move, a command, a whole GGF game record
-/// of a few kilobytes fit many times over); longer lines are skipped, so a client that
-/// never sends a newline cannot make the process grow without bound.
-pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
-
-/// What reading one line of an interactive session found.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum LineRead {
-    /// The input has ended.
-    End,
-    /// A line of text (in the caller's buffer).
-    Text,
-    /// A line that is not UTF-8: a person's typo or a client's garbage, to be answered,
-    /// not a reason to end the session.
-    NotText,
-    /// A line longer than [`MAX_LINE_BYTES`], read to its end and dropped.
-    TooLong,
-}
-
-/// Reads one line of `input` into `line` (replacing its contents) without failing on
-/// bytes that are not UTF-8, and holding at most [`MAX_LINE_BYTES`] of it in memory.
-pub(crate) fn read_text_line(
-    input: &mut impl std::io::BufRead,
-    line: &mut String,
-) -> std::io::Result<LineRead> {
-    use std::io::{BufRead, Read};
-    let mut bytes = Vec::new();
-    line.clear();
-    let mut limited = (&mut *input).take(MAX_LINE_BYTES as u64 + 1);
-    if limited.read_until(b'\n', &mut bytes)? == 0 {
-        return Ok(LineRead::End);
-    }
-    if bytes.len() > MAX_LINE_BYTES {
-        skip_line(input)?;
-        return Ok(LineRead::TooLong);
-    }
-    match String::from_utf8(bytes) {
-        Ok(text) => {
-            *line = text;
-            Ok(LineRead::Text)
-        }
-        Err(_) => Ok(LineRead::NotText),
-    }
-}
-
-/// Consumes `input` up to and including the next newline (or its end) without keeping it.
-fn skip_line(input: &mut impl std::io::BufRead) -> std::io::Result<()> {
-    loop {
-        let buffer = match input.fill_buf() {
-            Ok(buffer) => buffer,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if buffer.is_empty() {
-            return Ok(());
-        }
-        match buffer.iter().position(|&byte| byte == b'\n') {
-            Some(end) => {
-                input.consume(end + 1);
-                return Ok(());
-            }
-            None => {
-                let all = buffer.len();
-                input.consume(all);
-            }
-        }
-    }
-}
+pub(crate) use crate::persist::{LineRead, MAX_LINE_BYTES, read_text_line};
 
 /// Reads a position string, or the start position when none is given.
 pub(crate) fn position_or_start<G: Notation>(

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::arena::panel::pooled;
 use crate::arena::spec::UNTIMED_DEPTH;
-use crate::arena::{AgentSpec, PanelRow, SeriesConfig, panel_opponents, play_panel};
+use crate::arena::{AgentSpec, Forfeits, PanelRow, SeriesConfig, panel_opponents, play_panel};
 use crate::cli::benchmark::{RecordColumns, games_progress};
 use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -64,6 +64,13 @@ fn run_panel<G: NamedEvaluators>(start: G, args: &PanelArgs, player_spec: &Agent
         &|| progress.inc(1),
     )?;
     progress.finish_and_clear();
+    let mut forfeits = Forfeits::default();
+    for row in &rows {
+        forfeits.join(&row.forfeits);
+    }
+    if let Some(warning) = forfeits.warning() {
+        eprintln!("warning: {warning}");
+    }
     if args.json {
         println!("{}", panel_json(start.name(), args, &rows));
     } else {

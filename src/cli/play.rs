@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::arena::spec::AgentKind;
 use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::cli::{
     BadInput, CliResult, GameName, LineRead, MAX_LINE_BYTES, check_output_path, position_or_start,
@@ -70,7 +71,15 @@ fn seat<G: NamedEvaluators>(spec: &str, start: &G) -> CliResult<Seat<G>> {
     if spec == "human" {
         return Ok(Seat::Human);
     }
-    Ok(Seat::Engine(spec.parse::<AgentSpec>()?.build(start)?))
+    let spec: AgentSpec = spec.parse()?;
+    if let AgentKind::Engine { .. } = spec.kind {
+        // A game here can neither record a forfeit nor give a GTP engine the game so far.
+        return Err(BadInput(format!(
+            "'{spec}': external engines play in benchmark, panel and tournament, not here"
+        ))
+        .into());
+    }
+    Ok(Seat::Engine(spec.build(start)?))
 }
 
 /// Why a seat made no move: its player takes back to their previous turn, the game is

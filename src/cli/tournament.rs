@@ -85,6 +85,9 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
     let progress = ProgressBar::new(pairs as u64 * u64::from(args.series.games));
     let result = round_robin(&start, &agents, config, &|| progress.inc(1))?;
     progress.finish_and_clear();
+    if let Some(warning) = result.forfeits.warning() {
+        eprintln!("warning: {warning}");
+    }
     if let Some(path) = &args.csv {
         write_output(path, tournament_csv(&result.agents).as_bytes())?;
     }

@@ -7,9 +7,11 @@
 
 mod atomic;
 mod bounded;
+mod lines;
 
 pub use atomic::{remove_stale_temp_files, write_atomic};
 pub use bounded::{open_regular, read_limited};
+pub use lines::{LineRead, MAX_LINE_BYTES, read_text_line};
 
 use std::path::{Path, PathBuf};
 

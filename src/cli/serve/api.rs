@@ -196,8 +196,8 @@ impl Server {
     }
 
     /// A spec from the page, made safe to run here: every file it names (champions,
-    /// weights) only from inside the runs directory, and every search stopped after the
-    /// server's move time.
+    /// weights) only from inside the runs directory, every search stopped after the
+    /// server's move time, and no program started (no external engines).
     fn engine_spec(&self, text: &str) -> ApiResult<AgentSpec> {
         let mut spec: AgentSpec = text.parse()?;
         match &mut spec.kind {
@@ -214,6 +214,12 @@ impl Server {
                         ApiError::bad_request(format!("'{evaluator}' is not a .json file"))
                     })?
                     .to_string();
+            }
+            AgentKind::Engine { .. } => {
+                return Err(ApiError::bad_request(
+                    "the page starts no programs: external engines are for the command line"
+                        .to_string(),
+                ));
             }
             AgentKind::Random | AgentKind::First | AgentKind::Minimax { .. } => {}
         }
