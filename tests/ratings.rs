@@ -100,3 +100,78 @@ fn ratings_are_reproducible_and_anchored_where_asked() {
         "error: --ratings heuristic:9: the anchor must be one of --agents (random, heuristic:1)"
     );
 }
+
+#[test]
+fn a_runs_kept_generations_are_rated_against_anchors() {
+    let dir = std::env::temp_dir().join(format!("evoboard-gauntlet-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = dir.join("run");
+    let run_text = run.to_str().unwrap();
+    let evolve = common::evoboard(&[
+        "evolve",
+        "--game",
+        "kalah",
+        "--td-games",
+        "2000",
+        "--generations",
+        "6",
+        "--snapshots",
+        "2",
+        "--no-plots",
+        "--out",
+        run_text,
+    ]);
+    assert!(evolve.status.success(), "{evolve:?}");
+    let kept: Vec<String> = std::fs::read_dir(run.join("snapshots"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(kept, ["gen-00002.evo", "gen-00004.evo", "gen-00006.evo"]);
+    let rate = || common::stdout_of(&["ratings", "--run", run_text, "--games", "40"]);
+    let printed = rate();
+    assert!(printed.contains("random = 0"), "{printed}");
+    let table = std::fs::read_to_string(run.join("ratings.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let players: Vec<&str> = rows.iter().map(|r| r[0]).collect();
+    assert_eq!(
+        players,
+        [
+            "generation 2",
+            "generation 4",
+            "generation 6",
+            "random",
+            "heuristic:1",
+            "heuristic:2"
+        ]
+    );
+    let elo = |player: &str| -> f64 {
+        rows.iter().find(|r| r[0] == player).unwrap()[2]
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(elo("random"), 0.0);
+    assert!(
+        elo("heuristic:2") > elo("heuristic:1") && elo("heuristic:1") > 0.0,
+        "{table}"
+    );
+    assert!(run.join("plots/rating.png").is_file());
+    // The same gauntlet again: the same table.
+    rate();
+    assert_eq!(
+        std::fs::read_to_string(run.join("ratings.csv")).unwrap(),
+        table
+    );
+    // A run that kept nothing cannot be rated.
+    std::fs::remove_dir_all(run.join("snapshots")).unwrap();
+    assert_eq!(
+        common::bad_input(&["ratings", "--run", run_text]),
+        format!("error: {run_text} kept no networks: run evolve with --snapshots K")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

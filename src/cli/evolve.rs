@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::champion::Champion;
 use crate::cli::plot::default_plot_dir;
 use crate::cli::{BadInput, CliResult, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -109,6 +110,11 @@ pub struct EvolveArgs {
     /// Do not draw plots while evolving (`evoboard plot` draws them later).
     #[arg(long, conflicts_with = "plots")]
     no_plots: bool,
+    /// Keep every K-th generation's benchmarked network in OUT/snapshots/, for
+    /// `evoboard ratings --run OUT` to rate the run's progress on the Elo scale (give it
+    /// again with --resume).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    snapshots: Option<u32>,
     /// TD learning games per individual and generation [default: td 50000, ctdl 10000,
     /// others 0].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
@@ -493,7 +499,8 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
         ),
     }
     let opponent = benchmark_specs::<G>(&state.config).remove(0);
-    let progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
+    let mut progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
+    progress.snapshots = args.snapshots.map(|every| (every, game));
     evolution.run(&progress)?;
     if let Some(dir) = &plots
         && evolution.state().generation > 0
@@ -547,6 +554,8 @@ fn follow<G: NamedEvaluators>(start: G, state: EvolutionState) -> CliResult {
 /// redrawn as the run goes (at most every [`PLOT_INTERVAL`], and once more at the end).
 struct GenerationProgress {
     bar: ProgressBar,
+    /// Every how many generations the offered network is kept, and the game it plays.
+    snapshots: Option<(u32, &'static str)>,
     /// The benchmark opponent the summary line reports.
     opponent: String,
     run_dir: PathBuf,
@@ -568,6 +577,7 @@ impl GenerationProgress {
         );
         GenerationProgress {
             bar,
+            snapshots: None,
             opponent,
             run_dir,
             plots,
@@ -644,6 +654,24 @@ impl Observer for GenerationProgress {
             row.generation, state.config.generations
         );
         self.maybe_plot();
+    }
+
+    fn network_offered(&self, network: &Champion) {
+        let Some((every, game)) = self.snapshots else {
+            return;
+        };
+        if network.generation % every == 0 {
+            let run = RunDir {
+                dir: self.run_dir.clone(),
+            };
+            let path = run.snapshot(network.generation);
+            if let Err(error) = network.save(&path, game) {
+                eprintln!(
+                    "warning: cannot keep the snapshot {}: {error}",
+                    path.display()
+                );
+            }
+        }
     }
 
     fn selection_started(&self, candidates: usize, games: usize) {

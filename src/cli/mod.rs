@@ -13,6 +13,7 @@ mod perft;
 mod play;
 pub(crate) mod plot;
 mod prune;
+mod ratings;
 mod serve;
 mod show;
 mod solve;
@@ -113,6 +114,8 @@ pub enum Command {
     /// Run a plan: variants of a run's settings over seeds, every champion measured,
     /// results with intervals and tests against the baseline.
     Experiment(experiment::ExperimentArgs),
+    /// Rate the networks a run kept (`evolve --snapshots K`) against fixed anchors.
+    Ratings(ratings::RatingsArgs),
     /// Exact values: a small Kalah board from its start, or an Othello endgame.
     Solve(solve::SolveArgs),
     /// Measure engine speed: perft and alpha-beta nodes per second.
@@ -232,6 +235,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Experiment(args) => experiment::run(&args),
+        Command::Ratings(args) => ratings::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Serve(args) => serve::run(&args),
     }

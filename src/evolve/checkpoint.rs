@@ -182,6 +182,12 @@ impl RunDir {
     pub fn champion(&self) -> PathBuf {
         self.dir.join("champion.evo")
     }
+    /// Where `evolve --snapshots K` keeps generation `generation`'s offered network.
+    pub fn snapshot(&self, generation: u32) -> PathBuf {
+        self.dir
+            .join("snapshots")
+            .join(format!("gen-{generation:05}.evo"))
+    }
     pub fn checkpoint(&self, generation: u32) -> PathBuf {
         self.dir.join(format!("gen-{generation:05}.evo"))
     }

@@ -104,6 +104,8 @@ pub trait Observer: Sync {
     fn generation_done(&self, _state: &EvolutionState, _seconds: f64) {}
     /// The run ends by testing `candidates` networks with `games` games each.
     fn selection_started(&self, _candidates: usize, _games: usize) {}
+    /// The network a generation offers (the one it benchmarks), to keep as a snapshot.
+    fn network_offered(&self, _network: &Champion) {}
 }
 
 /// A run in progress: the game, its directory and its state.
@@ -420,6 +422,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             benchmark_win_rate: win_rate,
             test_win_rate: None,
         };
+        observer.network_offered(&candidate);
         // The champion is the best-benchmarked generation winner so far (a later one wins
         // ties, having evolved longer); without benchmarks, simply the latest winner. The
         // final selection may replace it by a better-tested candidate.

@@ -5,6 +5,7 @@
 //! heuristics (`gifford`). The commands print what these return.
 
 pub mod figures;
+pub mod generations;
 pub mod gifford;
 pub mod plan;
 pub mod prune;

@@ -10,6 +10,7 @@
 //! font library (fontconfig, freetype) on the machine.
 
 mod figure;
+mod ratings;
 mod render;
 use render::render;
 mod stats;
@@ -18,6 +19,7 @@ pub use figure::{
     Figure, GatePosition, Mark, PALETTE, Shape, Stroke, YAxis, diversity_axis, figures,
     gate_position, padded_range, percent_range,
 };
+pub use ratings::{RatingRow, rating_figure, read_ratings};
 pub use stats::{PlotRow, read_stats};
 
 use std::ops::RangeInclusive;
@@ -213,7 +215,13 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
         champion: Champion::generation_of(&run.champion(), &info.game).ok(),
         ..run_notes(config)
     };
-    draw_annotated(&rows, &caption, &shown, &notes, out)
+    let mut written = draw_annotated(&rows, &caption, &shown, &notes, out)?;
+    let ratings = run.dir.join("ratings.csv");
+    if ratings.exists() {
+        let figure = rating_figure(&read_ratings(&ratings)?);
+        written.extend(draw_figures(&[figure], &caption, out)?);
+    }
+    Ok(written)
 }
 
 /// What a run's settings tell about its plots.

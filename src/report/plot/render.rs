@@ -104,7 +104,22 @@ fn legend_strip<DB: DrawingBackend>(
     Ok(below)
 }
 
-/// Draws one mark on the chart; lines and bands break where a generation is missing.
+/// The smallest gap between successive generations: 1 for per-generation series, K for
+/// networks kept every K generations.
+fn smallest_step(generations: impl Iterator<Item = u32>) -> u32 {
+    let mut previous = None;
+    let mut step = u32::MAX;
+    for generation in generations {
+        if let Some(previous) = previous {
+            step = step.min(generation.saturating_sub(previous).max(1));
+        }
+        previous = Some(generation);
+    }
+    if step == u32::MAX { 1 } else { step }
+}
+
+/// Draws one mark on the chart; lines and bands break where a point of their series is
+/// missing (a generation, or a kept network).
 fn draw_mark<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     shape: &Shape,
@@ -113,7 +128,8 @@ fn draw_mark<DB: DrawingBackend>(
     let y = chart.y_range();
     match shape {
         Shape::Line { points, stroke } => {
-            for run in points.chunk_by(|a, b| b.0 == a.0 + 1) {
+            let step = smallest_step(points.iter().map(|p| p.0));
+            for run in points.chunk_by(|a, b| b.0 == a.0 + step) {
                 draw_line(chart, run.to_vec(), stroke)?;
             }
         }
@@ -121,7 +137,8 @@ fn draw_mark<DB: DrawingBackend>(
             draw_line(chart, vec![(x.start, *value), (x.end, *value)], stroke)?;
         }
         Shape::Band { points, colour } => {
-            for run in points.chunk_by(|a, b| b.0 == a.0 + 1) {
+            let step = smallest_step(points.iter().map(|p| p.0));
+            for run in points.chunk_by(|a, b| b.0 == a.0 + step) {
                 let outline = run
                     .iter()
                     .map(|&(g, low, _)| (g, low))
