@@ -660,7 +660,7 @@ impl Observer for GenerationProgress {
         let Some((every, game)) = self.snapshots else {
             return;
         };
-        if network.generation % every == 0 {
+        if network.generation.is_multiple_of(every) {
             let run = RunDir {
                 dir: self.run_dir.clone(),
             };
