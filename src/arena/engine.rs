@@ -239,7 +239,7 @@ fn gtp_colour(side: Player) -> &'static str {
 }
 
 /// A line of moves from the standard start to `target`, passes included, if one is
-/// found within [`LINE_SEARCH_NODES`] positions: every disc placed must be on a square
+/// found within `LINE_SEARCH_NODES` positions: every disc placed must be on a square
 /// `target` has filled.
 pub fn line_from_start(target: &Othello) -> Option<Vec<Move>> {
     fn walk(
