@@ -213,6 +213,7 @@ fn commands_accept_engines_wherever_they_take_a_spec() {
     assert_eq!(report["agents"][0]["games"], 4, "{report}");
     assert_eq!(report["agents"][2]["agent"], gtp_engine.as_str());
     assert_eq!(report["agents"][2]["games"], 4, "{report}");
+    assert_eq!(report["forfeited"], 0, "{report}");
     let output = evoboard(&[
         "panel",
         "--game",
@@ -309,8 +310,8 @@ fn every_game_forfeited(engine: &str, problem: &str) {
     assert!(output.status.success(), "{output:?}");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
-        (&report["games"], &report["losses"]),
-        (&4.into(), &4.into()),
+        (&report["games"], &report["losses"], &report["forfeited"]),
+        (&4.into(), &4.into(), &4.into()),
         "{report}"
     );
     let stderr = String::from_utf8(output.stderr).unwrap();

@@ -217,6 +217,7 @@ fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> CliResul
     let stats = SeriesStats::from_records(&records);
     if json {
         let mut report = report_json(start.name(), plan, &stats);
+        report["forfeited"] = json!(forfeits.forfeited);
         if let Some(sprt) = &sprt {
             report["sprt"] = json!(sprt);
         }

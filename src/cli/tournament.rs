@@ -110,6 +110,7 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
             "seed": args.series.seed,
             "agents": result.agents,
             "matrix": result.matrix,
+            "forfeited": result.forfeits.forfeited,
             "ratings": ratings,
         });
         println!("{report}");
