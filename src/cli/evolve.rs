@@ -405,17 +405,7 @@ pub fn run(args: &EvolveArgs) -> CliResult {
     let game = match (args.game, &args.out) {
         (Some(game), _) => game,
         // --resume without --game (clap requires --out with --resume): run.json says.
-        (None, Some(out)) => {
-            let run = RunDir { dir: out.clone() };
-            let recorded = run.read_info()?.game;
-            GameName::from_str(&recorded, true).map_err(|_| {
-                BadInput(format!(
-                    "{} records an unknown game '{}'",
-                    run.run_json().display(),
-                    recorded.escape_debug()
-                ))
-            })?
-        }
+        (None, Some(out)) => GameName::recorded_in(&RunDir { dir: out.clone() })?,
         (None, None) => unreachable!("clap requires --game or --resume with --out"),
     };
     with_game!(game, |start| evolve(start, args))

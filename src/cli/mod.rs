@@ -139,6 +139,21 @@ pub enum GameName {
     Congkak,
 }
 
+impl GameName {
+    /// The game the run in `run` records in its `run.json`.
+    pub(crate) fn recorded_in(run: &crate::evolve::checkpoint::RunDir) -> CliResult<GameName> {
+        let recorded = run.read_info()?.game;
+        GameName::from_str(&recorded, true).map_err(|_| {
+            BadInput(format!(
+                "{} records an unknown game '{}'",
+                run.run_json().display(),
+                recorded.escape_debug()
+            ))
+            .into()
+        })
+    }
+}
+
 /// Runs `$body` with `$start` bound to the start position of the named game, so one
 /// generic function serves every game.
 macro_rules! with_game {

@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::cli::plot::default_plot_dir;
-use crate::cli::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::RunDir;
 use crate::experiments::generations::{Gauntlet, rate_generations};
@@ -34,16 +34,8 @@ pub struct RatingsArgs {
 
 pub fn run(args: &RatingsArgs) -> CliResult {
     configure_threads(usize::from(args.series.threads))?;
-    let run = RunDir {
+    let game = GameName::recorded_in(&RunDir {
         dir: args.run.clone(),
-    };
-    let recorded = run.read_info()?.game;
-    let game = GameName::from_str(&recorded, true).map_err(|_| {
-        BadInput(format!(
-            "{} records an unknown game '{}'",
-            run.run_json().display(),
-            recorded.escape_debug()
-        ))
     })?;
     with_game!(game, |start| rate(start, args))
 }

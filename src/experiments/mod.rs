@@ -60,6 +60,39 @@ impl ExperimentError {
     }
 }
 
+/// The result an earlier invocation kept in `file` (a JSON file of the experiment's),
+/// if there is one; a damaged one is an error saying to delete it, which `redo` names.
+fn read_kept<T: serde::de::DeserializeOwned>(
+    file: &std::path::Path,
+    redo: &str,
+) -> Result<Option<T>, ExperimentError> {
+    if !file.exists() {
+        return Ok(None);
+    }
+    let bytes = crate::persist::read_limited(file, MAX_KEPT_BYTES).map_err(|error| {
+        ExperimentError::Directory(format!("cannot read {}: {error}", file.display()))
+    })?;
+    serde_json::from_slice(&bytes).map(Some).map_err(|error| {
+        ExperimentError::Directory(format!(
+            "{} is damaged ({error}): delete it to {redo}",
+            file.display()
+        ))
+    })
+}
+
+/// Keeps `value` in `file` as JSON, for a later invocation to read back.
+fn write_kept<T: serde::Serialize>(
+    file: &std::path::Path,
+    value: &T,
+) -> Result<(), ExperimentError> {
+    let mut text = serde_json::to_string_pretty(value).expect("plain data serialises");
+    text.push('\n');
+    write_file(file, text.as_bytes())
+}
+
+/// Largest kept result read back (a round robin of thousands of champions fits).
+const MAX_KEPT_BYTES: u64 = 1 << 24;
+
 /// Writes `bytes` to `path` atomically (directories made as needed).
 fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), ExperimentError> {
     crate::persist::write_atomic(path, bytes).map_err(|error| ExperimentError::Write {

@@ -8,7 +8,7 @@ use crate::arena::tournament::{TournamentConfig, round_robin};
 use crate::eval::NamedEvaluators;
 use crate::experiments::plan::{Plan, RATING, RoundRobinMeasure};
 use crate::experiments::runner::{ExperimentDir, Measured, RunMeasures};
-use crate::experiments::{ExperimentError, write_file};
+use crate::experiments::{ExperimentError, read_kept, write_kept};
 use crate::statistics::{Ratings, rate};
 
 /// Bootstrap resamples behind the ratings' intervals.
@@ -28,18 +28,11 @@ pub fn rate_champions<G: NamedEvaluators>(
     runs: &mut [RunMeasures],
 ) -> Result<Ratings, ExperimentError> {
     let file = experiment.dir.join("round-robin.json");
-    let ratings = match crate::persist::read_limited(&file, 1 << 24) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|error| {
-            ExperimentError::Directory(format!(
-                "{} is damaged ({error}): delete it to play the round robin again",
-                file.display()
-            ))
-        })?,
-        Err(_) => {
+    let ratings = match read_kept(&file, "play the round robin again")? {
+        Some(ratings) => ratings,
+        None => {
             let ratings = play(start, plan, measure, experiment, runs)?;
-            let mut text = serde_json::to_string_pretty(&ratings).expect("plain data serialises");
-            text.push('\n');
-            write_file(&file, text.as_bytes())?;
+            write_kept(&file, &ratings)?;
             ratings
         }
     };

@@ -20,7 +20,7 @@ use crate::arena::{
 use crate::eval::NamedEvaluators;
 use crate::evolve::{Evolution, Observer};
 use crate::experiments::plan::Plan;
-use crate::experiments::{ExperimentError, write_file};
+use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
 
 /// An experiment's directory and where each of its files lives.
 #[derive(Clone, Debug)]
@@ -133,7 +133,7 @@ pub fn run_all<G: NamedEvaluators>(
     for (index, (seed, variant)) in runs.enumerate() {
         let run_dir = experiment.run_dir(&variant.name, seed);
         let file = experiment.evaluation_file(&variant.name, seed);
-        if let Some(measured) = read_measures(&file)? {
+        if let Some(measured) = read_kept(&file, "measure that run again")? {
             all.push(measured);
             continue;
         }
@@ -166,28 +166,10 @@ pub fn run_all<G: NamedEvaluators>(
         }
         observer.measuring(index, &variant.name, seed);
         let measured = measure(start, plan, &variant.name, seed, &run_dir)?;
-        let mut text = serde_json::to_string_pretty(&measured).expect("plain data serialises");
-        text.push('\n');
-        write_file(&file, text.as_bytes())?;
+        write_kept(&file, &measured)?;
         all.push(measured);
     }
     Ok(all)
-}
-
-/// A run's measures from its evaluation file, if it has one.
-fn read_measures(file: &Path) -> Result<Option<RunMeasures>, ExperimentError> {
-    if !file.exists() {
-        return Ok(None);
-    }
-    let bytes = crate::persist::read_limited(file, 1 << 20).map_err(|error| {
-        ExperimentError::Directory(format!("cannot read {}: {error}", file.display()))
-    })?;
-    serde_json::from_slice(&bytes).map(Some).map_err(|error| {
-        ExperimentError::Directory(format!(
-            "{} is damaged ({error}): delete it to measure that run again",
-            file.display()
-        ))
-    })
 }
 
 /// Every measure of the plan taken of the champion in `run_dir`.
