@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -14,37 +14,6 @@ fn experiment(args: &[&str]) -> std::process::Output {
     let mut all = vec!["experiment"];
     all.extend_from_slice(args);
     common::evoboard(&all)
-}
-
-/// The files an experiment's results are made of, by relative path, with their bytes:
-/// all but the runs' locks, the PNG drawings, and the time each generation took (the last
-/// column of `stats.csv`).
-fn result_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(path) = pending.pop() {
-        if path.is_dir() {
-            pending.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-        } else {
-            let relative = path.strip_prefix(dir).unwrap().to_path_buf();
-            let name = relative.to_string_lossy();
-            if name.ends_with("-lock") || name.ends_with(".png") {
-                continue;
-            }
-            let mut bytes = std::fs::read(&path).unwrap();
-            if name.ends_with("stats.csv") {
-                let text = String::from_utf8(bytes).unwrap();
-                let timeless: Vec<&str> = text
-                    .lines()
-                    .map(|l| l.rsplit_once(',').unwrap().0)
-                    .collect();
-                bytes = timeless.join("\n").into_bytes();
-            }
-            files.push((relative, bytes));
-        }
-    }
-    files.sort();
-    files
 }
 
 #[test]
@@ -109,7 +78,12 @@ fn the_smoke_plan_runs_end_to_end() {
     copy_dir(&out, &before);
     let resumed = experiment(&[SMOKE, "--out", out.to_str().unwrap(), "--resume"]);
     assert!(resumed.status.success(), "{resumed:?}");
-    assert_same_files(&out, &before);
+    common::assert_same_files(&out, &before);
+    // Four runs at once: the same files.
+    let together = dir.join("together");
+    let output = experiment(&[SMOKE, "--out", together.to_str().unwrap(), "--jobs", "4"]);
+    assert!(output.status.success(), "{output:?}");
+    common::assert_same_files(&together, &before);
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -160,18 +134,7 @@ fn an_experiment_killed_and_resumed_ends_with_the_files_of_one_never_stopped() {
     );
     let resumed = experiment(&[plan, "--out", killed.to_str().unwrap(), "--resume"]);
     assert!(resumed.status.success(), "{resumed:?}");
-    assert_same_files(&killed, &whole);
-}
-
-/// Asserts that two experiments hold the same results, naming the first file that differs.
-fn assert_same_files(a: &Path, b: &Path) {
-    let (a, b) = (result_files(a), result_files(b));
-    let names =
-        |files: &[(PathBuf, Vec<u8>)]| files.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
-    assert_eq!(names(&a), names(&b));
-    for ((name, left), (_, right)) in a.iter().zip(&b) {
-        assert!(left == right, "{} differs", name.display());
-    }
+    common::assert_same_files(&killed, &whole);
 }
 
 #[test]

@@ -223,7 +223,37 @@ fn a_command_that_does_not_spread_is_refused_once() {
     let output = mpirun(2, &["perft", "--game", "othello", "--depth", "2"]);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let refusal = "error: only evolve, benchmark, panel and tournament run over MPI";
+    let refusal = "error: only evolve, benchmark, panel, tournament and experiment run over MPI";
     assert_eq!(stderr.matches(refusal).count(), 1, "{stderr}");
     assert!(output.stdout.is_empty());
+}
+
+/// An experiment's runs spread over processes, each run whole on one (two at once on
+/// each): the files of the experiment run by one process, and a second start refused once.
+#[test]
+fn an_experiment_over_three_processes_equals_one_process() {
+    let plan = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/smoke.toml");
+    let dir = temp_dir("mpi-experiment");
+    let (one, spread) = (dir.join("one"), dir.join("spread"));
+    succeeded(
+        evoboard(&["experiment", plan, "--out", one.to_str().unwrap()]),
+        "the experiment on one process",
+    );
+    let args = ["experiment", plan, "--out", spread.to_str().unwrap()];
+    let mut with_jobs = args.to_vec();
+    with_jobs.extend(["--jobs", "2"]);
+    let output = succeeded(mpirun(3, &with_jobs), "the experiment on three processes");
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("| `lambda` | 3 |"),
+        "the leader prints the summary"
+    );
+    common::assert_same_files(&spread, &one);
+    let again = mpirun(3, &args);
+    assert!(!again.status.success());
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(
+        stderr.matches("holds an experiment already").count(),
+        1,
+        "{stderr}"
+    );
 }

@@ -114,7 +114,7 @@ fn a_runs_kept_generations_are_rated_against_anchors() {
         "--td-games",
         "2000",
         "--generations",
-        "6",
+        "4",
         "--snapshots",
         "2",
         "--no-plots",
@@ -122,6 +122,17 @@ fn a_runs_kept_generations_are_rated_against_anchors() {
         run_text,
     ]);
     assert!(evolve.status.success(), "{evolve:?}");
+    // The setting is the run's: resumed without the flag, the run keeps snapshots still.
+    let resumed = common::evoboard(&[
+        "evolve",
+        "--resume",
+        "--generations",
+        "6",
+        "--no-plots",
+        "--out",
+        run_text,
+    ]);
+    assert!(resumed.status.success(), "{resumed:?}");
     let kept: Vec<String> = std::fs::read_dir(run.join("snapshots"))
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())

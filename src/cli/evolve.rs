@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::champion::Champion;
 use crate::cli::plot::default_plot_dir;
 use crate::cli::{BadInput, CliResult, GameName, MAX_THREADS, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -111,8 +110,8 @@ pub struct EvolveArgs {
     #[arg(long, conflicts_with = "plots")]
     no_plots: bool,
     /// Keep every K-th generation's benchmarked network in OUT/snapshots/, for
-    /// `evoboard ratings --run OUT` to rate the run's progress on the Elo scale (give it
-    /// again with --resume).
+    /// `evoboard ratings --run OUT` to rate the run's progress on the Elo scale (kept in
+    /// run.json; --resume may change it).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     snapshots: Option<u32>,
     /// TD learning games per individual and generation [default: td 50000, ctdl 10000,
@@ -198,8 +197,14 @@ fn open_run<G: NamedEvaluators>(
         .config,
     )?;
     let mut evolution = Evolution::resume(start, out, args.generations)?;
-    if let Some(KeepCheckpoints(keep)) = args.keep_checkpoints {
-        evolution.set_keep_checkpoints(keep)?;
+    if args.keep_checkpoints.is_some() || args.snapshots.is_some() {
+        let config = &evolution.state().config;
+        let keep = match args.keep_checkpoints {
+            Some(KeepCheckpoints(keep)) => keep,
+            None => config.keep_checkpoints,
+        };
+        let snapshots = args.snapshots.or(config.snapshots);
+        evolution.set_keeping(keep, snapshots)?;
     }
     Ok(evolution)
 }
@@ -373,6 +378,9 @@ impl EvolveArgs {
         if let Some(KeepCheckpoints(keep)) = self.keep_checkpoints {
             config.keep_checkpoints = keep;
         }
+        if self.snapshots.is_some() {
+            config.snapshots = self.snapshots;
+        }
     }
 
     /// On --resume the run keeps its settings: flags may repeat them but not change them.
@@ -381,6 +389,7 @@ impl EvolveArgs {
         self.apply(&mut wanted);
         wanted.generations = stored.generations;
         wanted.keep_checkpoints = stored.keep_checkpoints;
+        wanted.snapshots = stored.snapshots;
         let preset_changed = self.preset.is_some_and(|p| p != stored.preset);
         if preset_changed || wanted != *stored {
             return Err(BadInput(
@@ -489,8 +498,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
         ),
     }
     let opponent = benchmark_specs::<G>(&state.config).remove(0);
-    let mut progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
-    progress.snapshots = args.snapshots.map(|every| (every, game));
+    let progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
     evolution.run(&progress)?;
     if let Some(dir) = &plots
         && evolution.state().generation > 0
@@ -544,8 +552,6 @@ fn follow<G: NamedEvaluators>(start: G, state: EvolutionState) -> CliResult {
 /// redrawn as the run goes (at most every [`PLOT_INTERVAL`], and once more at the end).
 struct GenerationProgress {
     bar: ProgressBar,
-    /// Every how many generations the offered network is kept, and the game it plays.
-    snapshots: Option<(u32, &'static str)>,
     /// The benchmark opponent the summary line reports.
     opponent: String,
     run_dir: PathBuf,
@@ -567,7 +573,6 @@ impl GenerationProgress {
         );
         GenerationProgress {
             bar,
-            snapshots: None,
             opponent,
             run_dir,
             plots,
@@ -644,24 +649,6 @@ impl Observer for GenerationProgress {
             row.generation, state.config.generations
         );
         self.maybe_plot();
-    }
-
-    fn network_offered(&self, network: &Champion) {
-        let Some((every, game)) = self.snapshots else {
-            return;
-        };
-        if network.generation.is_multiple_of(every) {
-            let run = RunDir {
-                dir: self.run_dir.clone(),
-            };
-            let path = run.snapshot(network.generation);
-            if let Err(error) = network.save(&path, game) {
-                eprintln!(
-                    "warning: cannot keep the snapshot {}: {error}",
-                    path.display()
-                );
-            }
-        }
     }
 
     fn selection_started(&self, candidates: usize, games: usize) {

@@ -8,13 +8,15 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::{BadInput, CliResult, GameName, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
-use crate::evolve::Observer;
 use crate::evolve::checkpoint::EvolutionState;
 use crate::experiments::figures::plot_experiment;
-use crate::experiments::plan::PlanFile;
+use crate::experiments::plan::{Plan, PlanFile};
 use crate::experiments::ratings::rate_champions;
 use crate::experiments::results::write_results;
-use crate::experiments::runner::{ExperimentObserver, open, run_all};
+use crate::experiments::runner::{
+    ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, open, run_all,
+};
+use crate::farm;
 
 /// Largest plan file read.
 const MAX_PLAN_BYTES: u64 = 1 << 20;
@@ -33,6 +35,12 @@ pub struct ExperimentArgs {
     /// Worker threads (0 = all cores); results do not depend on it.
     #[arg(long, default_value_t = 0)]
     threads: u16,
+    /// Runs that go on at once (on each process, under MPI), sharing the threads: more
+    /// than 1 helps runs that use the threads poorly alone (a TD run, a small population).
+    /// Memory adds up: each run is checked against its own bound. Results do not depend
+    /// on it.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
 }
 
 pub fn run(args: &ExperimentArgs) -> CliResult {
@@ -75,7 +83,39 @@ fn experiment<G: NamedEvaluators>(
     let plan = plan
         .resolve(&start)
         .map_err(|error| BadInput(format!("plan {}: {error}", args.plan.display())))?;
-    let experiment = open(out, text, args.resume)?;
+    // The leader opens the directory and tells the others whether it could: a process
+    // that looked for itself could see the leader's plan.toml, half made.
+    let experiment = if farm::is_leader() {
+        let opened = open(out, text, args.resume);
+        farm::publish(&opened.as_ref().map(|_| ()).map_err(ToString::to_string));
+        opened?
+    } else {
+        farm::receive::<Result<(), String>>().map_err(BadInput)?;
+        ExperimentDir {
+            dir: out.to_path_buf(),
+        }
+    };
+    if farm::is_leader() {
+        say_what_runs(args, &plan, out);
+    }
+    let progress = RunsProgress;
+    let runs = run_all(
+        &start,
+        &plan,
+        &experiment,
+        &progress,
+        usize::from(args.jobs),
+    );
+    if !farm::is_leader() {
+        // The leader has every run's outcome too, and reports it.
+        return Ok(());
+    }
+    let runs = runs?;
+    // The other processes are done: what is left is the leader's, on its own threads.
+    farm::alone(|| conclude(&start, &plan, &experiment, runs))
+}
+
+fn say_what_runs(args: &ExperimentArgs, plan: &Plan, out: &std::path::Path) {
     println!(
         "experiment {} in {}: {} variants × {} seeds of {}",
         args.plan.display(),
@@ -84,31 +124,49 @@ fn experiment<G: NamedEvaluators>(
         plan.seeds.len(),
         plan.game
     );
-    let progress = RunsProgress;
-    let mut runs = run_all(&start, &plan, &experiment, &progress)?;
+}
+
+/// The leader's part once every run is measured: the round robin, the results files, the
+/// plots and the summary printed.
+fn conclude<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    experiment: &ExperimentDir,
+    mut runs: Vec<RunMeasures>,
+) -> CliResult {
     if let Some(measure) = &plan.evaluation.round_robin {
         eprintln!("round robin of the champions (round-robin.json)");
-        rate_champions(&start, &plan, measure, &experiment, &mut runs)?;
+        rate_champions(start, plan, measure, experiment, &mut runs)?;
     }
-    let (summaries, curves) = write_results(&plan, &experiment, &runs)?;
-    let plots = plot_experiment(&plan, &summaries, &curves, &experiment.dir)?;
+    let (summaries, curves) = write_results(plan, experiment, &runs)?;
+    let plots = plot_experiment(plan, &summaries, &curves, &experiment.dir)?;
     print!(
         "{}",
-        crate::experiments::results::summary_markdown(&plan, &summaries)
+        crate::experiments::results::summary_markdown(plan, &summaries)
     );
     println!(
         "results in {} (results.csv, learning.csv, summary.csv, summary.md, {} plots)",
-        out.display(),
+        experiment.dir.display(),
         plots.len()
     );
     Ok(())
 }
 
-/// One line per run started and per generation, on stderr.
+/// One line per run started, per generation and per champion measured, on stderr, each
+/// naming its run (several may go on at once).
 struct RunsProgress;
 
-impl Observer for RunsProgress {
-    fn generation_done(&self, state: &EvolutionState, seconds: f64) {
+impl ExperimentObserver for RunsProgress {
+    fn run_started(&self, run: RunLabel, done: u32) {
+        let from = if done > 0 {
+            format!(" (resumed after generation {done})")
+        } else {
+            String::new()
+        };
+        eprintln!("{}: started{from}", name(run));
+    }
+
+    fn generation_done(&self, run: RunLabel, state: &EvolutionState, seconds: f64) {
         let rate = state
             .history
             .last()
@@ -116,23 +174,25 @@ impl Observer for RunsProgress {
             .map(|b| format!(", benchmark {:.1}%", 100.0 * b.win_rate))
             .unwrap_or_default();
         eprintln!(
-            "  generation {}/{}{rate}, {seconds:.1} s",
-            state.generation, state.config.generations
+            "{}: generation {}/{}{rate}, {seconds:.1} s",
+            name(run),
+            state.generation,
+            state.config.generations
         );
+    }
+
+    fn measuring(&self, run: RunLabel) {
+        eprintln!("{}: measuring the champion", name(run));
     }
 }
 
-impl ExperimentObserver for RunsProgress {
-    fn run_started(&self, index: usize, total: usize, variant: &str, seed: u64, done: u32) {
-        let from = if done > 0 {
-            format!(" (resumed after generation {done})")
-        } else {
-            String::new()
-        };
-        eprintln!("run {}/{total}: {variant}, seed {seed}{from}", index + 1);
-    }
-
-    fn measuring(&self, _index: usize, variant: &str, seed: u64) {
-        eprintln!("  measuring the champion of {variant}, seed {seed}");
-    }
+/// How progress names a run: `run 3/15 (lambda, seed 1)`.
+fn name(run: RunLabel) -> String {
+    format!(
+        "run {}/{} ({}, seed {})",
+        run.index + 1,
+        run.total,
+        run.variant,
+        run.seed
+    )
 }

@@ -226,11 +226,15 @@ pub struct BadInput(pub String);
 pub fn run(cli: Cli) -> CliResult {
     let spreads = matches!(
         cli.command,
-        Command::Evolve(_) | Command::Benchmark(_) | Command::Panel(_) | Command::Tournament(_)
+        Command::Evolve(_)
+            | Command::Benchmark(_)
+            | Command::Panel(_)
+            | Command::Tournament(_)
+            | Command::Experiment(_)
     );
     if !spreads && crate::farm::process_count() > 1 {
         return Err(BadInput(
-            "only evolve, benchmark, panel and tournament run over MPI: run this command without mpirun"
+            "only evolve, benchmark, panel, tournament and experiment run over MPI: run this command without mpirun"
                 .to_string(),
         )
         .into());

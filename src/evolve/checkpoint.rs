@@ -102,6 +102,7 @@ impl EvolutionState {
         let mut stored = info.config.clone();
         stored.generations = config.generations;
         stored.keep_checkpoints = config.keep_checkpoints;
+        stored.snapshots = config.snapshots;
         if stored != *config || info.architecture != self.architecture {
             return Err("its settings differ from run.json".to_string());
         }
@@ -182,7 +183,7 @@ impl RunDir {
     pub fn champion(&self) -> PathBuf {
         self.dir.join("champion.evo")
     }
-    /// Where `evolve --snapshots K` keeps generation `generation`'s offered network.
+    /// Where a run with `snapshots = Some(K)` keeps generation `generation`'s offered network.
     pub fn snapshot(&self, generation: u32) -> PathBuf {
         self.dir
             .join("snapshots")

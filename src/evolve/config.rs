@@ -146,6 +146,11 @@ pub struct EvolveConfig {
     /// about 0.45 MB per generation, the default n-tuple network 5 MB); `None` keeps them
     /// all. The one setting besides the budget that `--resume` may change.
     pub keep_checkpoints: Option<u32>,
+    /// `Some(K)`: keep every K-th generation's offered network in `snapshots/`, so that
+    /// `evoboard ratings --run` can rate the run's progress on an absolute scale. Like
+    /// `keep_checkpoints` it changes no result, so `--resume` may change it.
+    #[serde(default)]
+    pub snapshots: Option<u32>,
     /// TD learning games each individual plays per generation (0: no TD learning).
     pub td_games: usize,
     /// TD step size α (of the first generation, when it decays).
@@ -251,6 +256,7 @@ impl EvolveConfig {
             bench_opening_plies: 6,
             gate: 0.75,
             keep_checkpoints: Some(2),
+            snapshots: None,
             td_games: 0,
             learning_rate: 0.002,
             learning_rate_end: None,
@@ -531,6 +537,9 @@ impl EvolveConfig {
             return fail(
                 "--keep-checkpoints must be at least 1 (the newest is needed to resume)".into(),
             );
+        }
+        if self.snapshots == Some(0) {
+            return fail("--snapshots must be at least 1 (every K-th generation)".into());
         }
         if !(0.0..=1.0).contains(&self.gate) {
             return fail("the gate must lie in [0, 1]".into());

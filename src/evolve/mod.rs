@@ -104,8 +104,6 @@ pub trait Observer: Sync {
     fn generation_done(&self, _state: &EvolutionState, _seconds: f64) {}
     /// The run ends by testing `candidates` networks with `games` games each.
     fn selection_started(&self, _candidates: usize, _games: usize) {}
-    /// The network a generation offers (the one it benchmarks), to keep as a snapshot.
-    fn network_offered(&self, _network: &Champion) {}
 }
 
 /// A run in progress: the game, its directory and its state.
@@ -194,6 +192,9 @@ impl<G: NamedEvaluators> Evolution<G> {
             }
             None => initial_state(info.config.clone(), architecture),
         };
+        // The settings a resume may change are run.json's, which the last one wrote.
+        state.config.keep_checkpoints = info.config.keep_checkpoints;
+        state.config.snapshots = info.config.snapshots;
         if let Some(budget) = generations {
             if budget < state.generation {
                 return Err(EvolveError::Resume(format!(
@@ -240,13 +241,19 @@ impl<G: NamedEvaluators> Evolution<G> {
         &self.state
     }
 
-    /// Changes how many checkpoints the run keeps (a resumed run may), recording it in
-    /// `run.json` and removing those no longer kept.
-    pub fn set_keep_checkpoints(&mut self, keep: Option<u32>) -> Result<(), EvolveError> {
-        if keep == Some(0) {
-            return Err(ConfigError("--keep-checkpoints must be at least 1".into()).into());
-        }
-        self.state.config.keep_checkpoints = keep;
+    /// Changes how many checkpoints the run keeps and how often it keeps a snapshot (a
+    /// resumed run may: neither changes a result), recording both in `run.json` and
+    /// removing the checkpoints no longer kept.
+    pub fn set_keeping(
+        &mut self,
+        keep: Option<u32>,
+        snapshots: Option<u32>,
+    ) -> Result<(), EvolveError> {
+        let mut config = self.state.config.clone();
+        config.keep_checkpoints = keep;
+        config.snapshots = snapshots;
+        config.validate()?;
+        self.state.config = config;
         self.write_run_json()?;
         if let Some(files) = &self.files {
             files
@@ -422,7 +429,13 @@ impl<G: NamedEvaluators> Evolution<G> {
             benchmark_win_rate: win_rate,
             test_win_rate: None,
         };
-        observer.network_offered(&candidate);
+        if let Some(files) = &self.files
+            && config
+                .snapshots
+                .is_some_and(|every| generation.is_multiple_of(every))
+        {
+            candidate.save(&files.run.snapshot(generation), start.name())?;
+        }
         // The champion is the best-benchmarked generation winner so far (a later one wins
         // ties, having evolved longer); without benchmarks, simply the latest winner. The
         // final selection may replace it by a better-tested candidate.

@@ -37,6 +37,14 @@ pub enum ExperimentError {
     Champion(#[from] PersistError),
     #[error(transparent)]
     Rating(#[from] crate::statistics::RatingError),
+    /// A run failed (on whichever process ran it, so the error travels as its message).
+    #[error("run {variant}, seed {seed}: {message}")]
+    Run {
+        variant: String,
+        seed: u64,
+        message: String,
+        bad_input: bool,
+    },
     #[error("cannot write {path}: {error}")]
     Write {
         path: PathBuf,
@@ -53,6 +61,7 @@ impl ExperimentError {
             | ExperimentError::Plan(_)
             | ExperimentError::Directory(_) => true,
             ExperimentError::Evolve(error) => error.is_bad_input(),
+            ExperimentError::Run { bad_input, .. } => *bad_input,
             ExperimentError::Champion(_)
             | ExperimentError::Rating(_)
             | ExperimentError::Write { .. } => false,

@@ -11,6 +11,7 @@
 //!   from the above at the end of every invocation.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -18,8 +19,9 @@ use crate::arena::{
     AgentSpec, SeriesConfig, SeriesStats, league_agents, league_score, play_series,
 };
 use crate::eval::NamedEvaluators;
+use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::{Evolution, Observer};
-use crate::experiments::plan::Plan;
+use crate::experiments::plan::{Plan, Variant};
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
 
 /// An experiment's directory and where each of its files lives.
@@ -45,13 +47,50 @@ impl ExperimentDir {
     }
 }
 
-/// What an experiment reports as it goes: its runs' generations (as any run does) and
-/// where it stands among its runs.
-pub trait ExperimentObserver: Observer {
-    /// Run `index` (from 0) of `total` starts or resumes after `done` generations.
-    fn run_started(&self, _index: usize, _total: usize, _variant: &str, _seed: u64, _done: u32) {}
-    /// Run `index`'s champion is being measured.
-    fn measuring(&self, _index: usize, _variant: &str, _seed: u64) {}
+/// One run of an experiment, as its progress reports name it.
+#[derive(Clone, Copy, Debug)]
+pub struct RunLabel<'a> {
+    /// The run's place in plan order (seeds, then variants), from 0.
+    pub index: usize,
+    /// Runs in the plan.
+    pub total: usize,
+    pub variant: &'a str,
+    pub seed: u64,
+}
+
+/// What an experiment reports as it goes: where each run stands. Runs may go on at once
+/// (`--jobs`), so every report names its run.
+pub trait ExperimentObserver: Sync {
+    /// `run` starts, or resumes after `done` generations.
+    fn run_started(&self, _run: RunLabel, _done: u32) {}
+    /// `run` finished a generation in `seconds`.
+    fn generation_done(&self, _run: RunLabel, _state: &EvolutionState, _seconds: f64) {}
+    /// `run`'s champion is being measured.
+    fn measuring(&self, _run: RunLabel) {}
+}
+
+/// An experiment's observer as one of its runs sees it.
+struct RunObserver<'a> {
+    run: RunLabel<'a>,
+    observer: &'a dyn ExperimentObserver,
+}
+
+impl Observer for RunObserver<'_> {
+    fn generation_done(&self, state: &EvolutionState, seconds: f64) {
+        self.observer.generation_done(self.run, state, seconds);
+    }
+}
+
+/// How one run ended, as the process that ran it tells the others.
+#[derive(Serialize, Deserialize)]
+enum RunOutcome {
+    Measured(RunMeasures),
+    Failed {
+        message: String,
+        bad_input: bool,
+    },
+    /// Not started: an earlier run of this process failed.
+    Skipped,
 }
 
 /// One measure of one run's champion.
@@ -117,59 +156,104 @@ pub fn open(dir: &Path, text: &str, resume: bool) -> Result<ExperimentDir, Exper
 }
 
 /// Runs every run of `plan` not yet finished and measures every champion not yet
-/// measured; returns every run's measures in plan order (seeds, then variants).
+/// measured; returns every run's measures in plan order (seeds, then variants). Up to
+/// `at_once` runs go on at a time, sharing the thread pool; under MPI each process runs
+/// its share of the runs (see [`crate::farm::map_whole_jobs`]). Each run is what it would
+/// be alone, so nothing depends on `at_once`, the threads or the processes. After a failed
+/// run no new one starts; the first failure in plan order is the error.
 pub fn run_all<G: NamedEvaluators>(
     start: &G,
     plan: &Plan,
     experiment: &ExperimentDir,
     observer: &dyn ExperimentObserver,
+    at_once: usize,
 ) -> Result<Vec<RunMeasures>, ExperimentError> {
-    let total = plan.seeds.len() * plan.variants.len();
-    let mut all = Vec::with_capacity(total);
-    let runs = plan
+    let runs: Vec<(u64, &Variant)> = plan
         .seeds
         .iter()
-        .flat_map(|&seed| plan.variants.iter().map(move |variant| (seed, variant)));
-    for (index, (seed, variant)) in runs.enumerate() {
-        let run_dir = experiment.run_dir(&variant.name, seed);
-        let file = experiment.evaluation_file(&variant.name, seed);
-        if let Some(measured) = read_kept(&file, "measure that run again")? {
-            all.push(measured);
-            continue;
+        .flat_map(|&seed| plan.variants.iter().map(move |variant| (seed, variant)))
+        .collect();
+    let failed = AtomicBool::new(false);
+    let outcomes = crate::farm::map_whole_jobs(runs.len(), at_once, |index| {
+        if failed.load(Ordering::Relaxed) {
+            return RunOutcome::Skipped;
         }
-        let mut evolution = if run_dir.join("run.json").exists() {
-            Evolution::resume(start.clone(), &run_dir, None)?
-        } else {
-            std::fs::create_dir_all(run_dir.parent().expect("a run sits in a variant")).map_err(
-                |error| {
-                    ExperimentError::Directory(format!(
-                        "cannot create {}: {error}",
-                        run_dir.display()
-                    ))
-                },
-            )?;
-            let config = crate::evolve::config::EvolveConfig {
-                seed,
-                ..variant.config.clone()
-            };
-            Evolution::create(start.clone(), config, &run_dir)?
-        };
-        observer.run_started(
+        let (seed, variant) = runs[index];
+        let run = RunLabel {
             index,
-            total,
-            &variant.name,
+            total: runs.len(),
+            variant: &variant.name,
             seed,
-            evolution.state().generation,
-        );
-        if !evolution.state().is_complete() {
-            evolution.run(observer)?;
+        };
+        match run_one(start, plan, experiment, variant, run, observer) {
+            Ok(measured) => RunOutcome::Measured(measured),
+            Err(error) => {
+                failed.store(true, Ordering::Relaxed);
+                RunOutcome::Failed {
+                    message: error.to_string(),
+                    bad_input: error.is_bad_input(),
+                }
+            }
         }
-        observer.measuring(index, &variant.name, seed);
-        let measured = measure(start, plan, &variant.name, seed, &run_dir)?;
-        write_kept(&file, &measured)?;
-        all.push(measured);
+    });
+    let mut all = Vec::with_capacity(runs.len());
+    for (outcome, (seed, variant)) in outcomes.into_iter().zip(runs) {
+        match outcome {
+            RunOutcome::Measured(measured) => all.push(measured),
+            RunOutcome::Failed { message, bad_input } => {
+                return Err(ExperimentError::Run {
+                    variant: variant.name.clone(),
+                    seed,
+                    message,
+                    bad_input,
+                });
+            }
+            // A process skips runs only after one of its own failed, earlier in plan order.
+            RunOutcome::Skipped => unreachable!("a run is skipped only after an earlier failure"),
+        }
     }
     Ok(all)
+}
+
+/// Runs (or resumes) one run of the plan and measures its champion, unless an earlier
+/// invocation did.
+fn run_one<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    experiment: &ExperimentDir,
+    variant: &Variant,
+    run: RunLabel,
+    observer: &dyn ExperimentObserver,
+) -> Result<RunMeasures, ExperimentError> {
+    let seed = run.seed;
+    let run_dir = experiment.run_dir(&variant.name, seed);
+    let file = experiment.evaluation_file(&variant.name, seed);
+    if let Some(measured) = read_kept(&file, "measure that run again")? {
+        return Ok(measured);
+    }
+    let mut evolution = if run_dir.join("run.json").exists() {
+        Evolution::resume(start.clone(), &run_dir, None)?
+    } else {
+        std::fs::create_dir_all(run_dir.parent().expect("a run sits in a variant")).map_err(
+            |error| {
+                ExperimentError::Directory(format!("cannot create {}: {error}", run_dir.display()))
+            },
+        )?;
+        let config = crate::evolve::config::EvolveConfig {
+            seed,
+            ..variant.config.clone()
+        };
+        Evolution::create(start.clone(), config, &run_dir)?
+    };
+    observer.run_started(run, evolution.state().generation);
+    if !evolution.state().is_complete() {
+        evolution.run(&RunObserver { run, observer })?;
+    }
+    drop(evolution);
+    observer.measuring(run);
+    let measured = measure(start, plan, &variant.name, seed, &run_dir)?;
+    write_kept(&file, &measured)?;
+    Ok(measured)
 }
 
 /// Every measure of the plan taken of the champion in `run_dir`.

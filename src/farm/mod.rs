@@ -1,11 +1,13 @@
-//! The one seam where a run's games run in parallel: independent jobs spread over this
-//! process's threads and, when an MPI launcher started the process (built with the `mpi`
-//! feature), over every process of the job. Results come back in job order whatever the
-//! spread, so a run depends neither on `--threads` nor on the number of processes.
+//! The one seam where work runs in parallel: independent jobs spread over this process's
+//! threads and, when an MPI launcher started the process (built with the `mpi` feature),
+//! over every process of the job. Results come back in job order whatever the spread, so
+//! a run depends neither on `--threads` nor on the number of processes.
 //!
-//! Every process of an MPI job runs the same command on the same state: each plays its
-//! share of every batch of jobs, all exchange their results, and each then computes the
-//! same next step. Only the leader (process 0) writes files and prints.
+//! A run's games are [`map_jobs`]: every process of an MPI job runs the same command on
+//! the same state, each plays its share of every batch of jobs, all exchange their
+//! results, and each then computes the same next step. Only the leader (process 0) writes
+//! files and prints. An experiment's runs are [`map_whole_jobs`]: each process runs its
+//! share of the runs whole, writing their directories itself.
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
@@ -80,6 +82,65 @@ where
     let (rank, size) = (processes.rank(), processes.size());
     let mine: Vec<usize> = share(jobs, rank, size).collect();
     let results: Vec<R> = mine.into_par_iter().map(job).collect();
+    gather(processes, jobs, results)
+}
+
+/// Runs `job(k)` for every k in `0..jobs`, each job whole on one process (under MPI,
+/// process r runs its [`share`]), and returns every result in the order of k on every
+/// process. On each process at most `at_once` jobs run at a time, each on a thread of its
+/// own: the parallel work inside a job ([`map_jobs`]) then stays on this process and shares
+/// its thread pool. For jobs that are long, independent and write their own files, such as
+/// an experiment's runs; they must not use [`publish`] or [`receive`].
+pub fn map_whole_jobs<R, F>(jobs: usize, at_once: usize, job: F) -> Vec<R>
+where
+    R: Serialize + DeserializeOwned + Send,
+    F: Fn(usize) -> R + Sync,
+{
+    let spread = installed().filter(|processes| processes.may_communicate());
+    let (rank, size) = spread.map_or((0, 1), |processes| (processes.rank(), processes.size()));
+    let mine: Vec<usize> = share(jobs, rank, size).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: std::sync::Mutex<Vec<Option<R>>> =
+        std::sync::Mutex::new(mine.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..at_once.clamp(1, mine.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&k) = mine.get(i) else { break };
+                    let result = job(k);
+                    done.lock().expect("no job panics while holding the lock")[i] = Some(result);
+                }
+            });
+        }
+    });
+    let results: Vec<R> = done
+        .into_inner()
+        .expect("no job panics while holding the lock")
+        .into_iter()
+        .map(|result| result.expect("every job of the share ran"))
+        .collect();
+    match spread {
+        Some(processes) => gather(processes, jobs, results),
+        None => results,
+    }
+}
+
+/// Runs `work` in this process alone, on a thread of its own, so that the jobs it spreads
+/// stay on this process: the leader's work once the other processes have left.
+pub fn alone<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| match scope.spawn(work).join() {
+        Ok(value) => value,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}
+
+/// Every process's `results` of its [`share`] of `jobs`, exchanged and put back in job order.
+fn gather<R>(processes: &dyn Processes, jobs: usize, results: Vec<R>) -> Vec<R>
+where
+    R: Serialize + DeserializeOwned,
+{
+    let size = processes.size();
     let gathered = processes.all_gather(encode_message(&results));
     let mut shares: Vec<std::vec::IntoIter<R>> = gathered
         .iter()
@@ -180,6 +241,13 @@ mod tests {
             map_jobs(100, |k| k * k),
             (0..100).map(|k| k * k).collect::<Vec<_>>()
         );
+        for at_once in [1, 3, 200] {
+            assert_eq!(
+                map_whole_jobs(100, at_once, |k| map_jobs(k, |j| j).len()),
+                (0..100).collect::<Vec<_>>(),
+                "{at_once} at once"
+            );
+        }
         assert!(is_leader());
         assert_eq!(process_count(), 1);
     }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// The shipped Othello champion, by absolute path (the binary runs elsewhere).
@@ -122,3 +122,45 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 pub mod server;
+
+/// The files an experiment's results are made of, by relative path, with their bytes:
+/// all but the runs' locks, the PNG drawings, and the time each generation took (the last
+/// column of `stats.csv`).
+pub fn result_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            pending.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            let relative = path.strip_prefix(dir).unwrap().to_path_buf();
+            let name = relative.to_string_lossy();
+            if name.ends_with("-lock") || name.ends_with(".png") {
+                continue;
+            }
+            let mut bytes = std::fs::read(&path).unwrap();
+            if name.ends_with("stats.csv") {
+                let text = String::from_utf8(bytes).unwrap();
+                let timeless: Vec<&str> = text
+                    .lines()
+                    .map(|l| l.rsplit_once(',').unwrap().0)
+                    .collect();
+                bytes = timeless.join("\n").into_bytes();
+            }
+            files.push((relative, bytes));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Asserts that two experiments hold the same results, naming the first file that differs.
+pub fn assert_same_files(a: &Path, b: &Path) {
+    let (a, b) = (result_files(a), result_files(b));
+    let names =
+        |files: &[(PathBuf, Vec<u8>)]| files.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a), names(&b));
+    for ((name, left), (_, right)) in a.iter().zip(&b) {
+        assert!(left == right, "{} differs", name.display());
+    }
+}
