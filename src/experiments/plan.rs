@@ -29,7 +29,7 @@
 use serde::Deserialize;
 
 use crate::eval::NamedEvaluators;
-use crate::evolve::config::{EvolveConfig, Preset};
+use crate::evolve::config::{EvolveConfig, NetworkChoice, Preset};
 
 /// The name of the round robin's measure in results.
 pub const RATING: &str = "rating (Elo)";
@@ -394,7 +394,15 @@ fn settings<G: NamedEvaluators>(
                 "unknown setting '{key}' (settings are named as in run.json)"
             ));
         }
-        let json = serde_json::to_value(value).map_err(|e| format!("{key}: {e}"))?;
+        // A network may be written as on the command line (`ntuple:SET`).
+        let json = match (field.as_str(), value) {
+            ("network", toml::Value::String(text)) => serde_json::to_value(
+                text.parse::<NetworkChoice>()
+                    .map_err(|e| format!("{key}: {e}"))?,
+            ),
+            _ => serde_json::to_value(value),
+        }
+        .map_err(|e| format!("{key}: {e}"))?;
         // Each value on its own over the defaults, so a value of the wrong kind is named.
         let mut alone = defaults.clone();
         alone.insert(field.clone(), json.clone());
@@ -406,4 +414,33 @@ fn settings<G: NamedEvaluators>(
         .map_err(|error| error.to_string())?;
     config.validate().map_err(|error| error.to_string())?;
     Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::Othello;
+
+    fn resolved(variant: &str) -> Result<Plan, PlanError> {
+        let text = format!(
+            "game = \"othello\"\nseeds = [1]\n[base]\npreset = \"cmaes\"\n[variants.a]\n{variant}\n"
+        );
+        PlanFile::parse(&text)?.resolve(&Othello::start())
+    }
+
+    #[test]
+    fn a_network_is_written_as_on_the_command_line_or_as_in_run_json() {
+        let written = resolved("network = \"ntuple:straight2\"").unwrap();
+        let tagged = resolved("network = { ntuple = \"straight2\" }").unwrap();
+        assert_eq!(
+            written.variants[0].config.network,
+            NetworkChoice::NTuple("straight2".to_string())
+        );
+        assert_eq!(written, tagged);
+        let wrong = resolved("network = \"ntuple\"").unwrap_err().to_string();
+        assert!(
+            wrong.contains("network: unknown network 'ntuple'"),
+            "{wrong}"
+        );
+    }
 }
