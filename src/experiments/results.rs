@@ -261,33 +261,62 @@ pub fn summary_markdown(plan: &Plan, summaries: &[VariantSummary]) -> String {
             text,
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
         );
+        // Win rates and scores to a tenth of a point; ratings to the Elo point.
+        let digits = if measure == crate::experiments::plan::RATING {
+            0
+        } else {
+            3
+        };
+        let number = |value: f64| format!("{value:.digits$}");
+        let interval = |low: f64, high: f64| {
+            if low.is_finite() && high.is_finite() {
+                format!("{} – {}", number(low), number(high))
+            } else {
+                "–".to_string()
+            }
+        };
         for s in summaries.iter().filter(|s| s.measure == measure) {
-            let interval = |low: f64, high: f64| {
-                if low.is_finite() && high.is_finite() {
-                    format!("{low:.3} – {high:.3}")
-                } else {
-                    "–".to_string()
-                }
-            };
             let (difference, difference_interval, p) = match &s.against_baseline {
                 Some(c) => (
-                    format!("{:+.3}", c.difference),
+                    format!("{:+.digits$}", c.difference),
                     interval(c.ci_low, c.ci_high),
-                    format!("{:.3}", c.p_value),
+                    p_value(c.p_value),
                 ),
                 None => ("–".to_string(), "–".to_string(), "–".to_string()),
             };
             let _ = writeln!(
                 text,
-                "| `{}` | {} | {:.3} | {} | {:.3} | {difference} | {difference_interval} | {p} |",
+                "| `{}` | {} | {} | {} | {} | {difference} | {difference_interval} | {p} |",
                 s.variant,
                 s.summary.n,
-                s.summary.mean,
+                number(s.summary.mean),
                 interval(s.summary.ci_low, s.summary.ci_high),
-                s.summary.sd,
+                number(s.summary.sd),
             );
         }
         let _ = writeln!(text);
     }
     text
+}
+
+/// A p-value as a reader takes it: three decimals, and "< 0.001" below them (the CSV keeps
+/// the value itself).
+fn p_value(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".to_string()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::p_value;
+
+    #[test]
+    fn p_values_below_a_thousandth_are_not_printed_as_zero() {
+        assert_eq!(p_value(0.0004), "< 0.001");
+        assert_eq!(p_value(0.001), "0.001");
+        assert_eq!(p_value(0.0204), "0.020");
+    }
 }
