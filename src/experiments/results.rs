@@ -233,7 +233,8 @@ fn summary_row(s: &VariantSummary) -> SummaryRow<'_> {
     }
 }
 
-/// `summary.md`: the plan in a sentence, then a table per measure.
+/// `summary.md`: the plan in a sentence, an overview to quote, then a table per measure
+/// with the comparisons against the baseline.
 pub fn summary_markdown(plan: &Plan, summaries: &[VariantSummary]) -> String {
     let mut text = String::new();
     let baseline = &plan.variants[plan.baseline].name;
@@ -251,6 +252,7 @@ pub fn summary_markdown(plan: &Plan, summaries: &[VariantSummary]) -> String {
         plan.seeds.len(),
         seeds.join(", ")
     );
+    overview(&mut text, plan, summaries);
     for measure in plan.evaluation.measure_names() {
         let _ = writeln!(text, "## {measure}\n");
         let _ = writeln!(
@@ -261,12 +263,7 @@ pub fn summary_markdown(plan: &Plan, summaries: &[VariantSummary]) -> String {
             text,
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
         );
-        // Win rates and scores to a tenth of a point; ratings to the Elo point.
-        let digits = if measure == crate::experiments::plan::RATING {
-            0
-        } else {
-            3
-        };
+        let digits = digits(&measure);
         let number = |value: f64| format!("{value:.digits$}");
         let interval = |low: f64, high: f64| {
             if low.is_finite() && high.is_finite() {
@@ -297,6 +294,56 @@ pub fn summary_markdown(plan: &Plan, summaries: &[VariantSummary]) -> String {
         let _ = writeln!(text);
     }
     text
+}
+
+/// Decimals a measure is reported with: win rates and scores to a tenth of a point,
+/// ratings to the Elo point.
+fn digits(measure: &str) -> usize {
+    if measure == crate::experiments::plan::RATING {
+        0
+    } else {
+        3
+    }
+}
+
+/// The table to quote: a row per variant, a column per measure, each cell the mean over
+/// seeds with its 95% interval.
+fn overview(text: &mut String, plan: &Plan, summaries: &[VariantSummary]) {
+    let measures = plan.evaluation.measure_names();
+    let _ = writeln!(text, "## Overview: mean (95% interval)\n");
+    let _ = writeln!(text, "| variant | runs | {} |", measures.join(" | "));
+    let _ = writeln!(text, "| --- | ---: |{}", " ---: |".repeat(measures.len()));
+    for variant in &plan.variants {
+        let of = |measure: &String| {
+            summaries
+                .iter()
+                .find(|s| s.variant == variant.name && &s.measure == measure)
+        };
+        let runs = measures.first().and_then(of).map_or(0, |s| s.summary.n);
+        let cells: Vec<String> = measures
+            .iter()
+            .map(|measure| {
+                let d = digits(measure);
+                match of(measure) {
+                    Some(s) if s.summary.ci_low.is_finite() && s.summary.ci_high.is_finite() => {
+                        format!(
+                            "{:.d$} ({:.d$} – {:.d$})",
+                            s.summary.mean, s.summary.ci_low, s.summary.ci_high
+                        )
+                    }
+                    Some(s) => format!("{:.d$}", s.summary.mean),
+                    None => "–".to_string(),
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            text,
+            "| `{}` | {runs} | {} |",
+            variant.name,
+            cells.join(" | ")
+        );
+    }
+    let _ = writeln!(text);
 }
 
 /// A p-value as a reader takes it: three decimals, and "< 0.001" below them (the CSV keeps
