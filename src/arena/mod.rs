@@ -23,4 +23,4 @@ pub use panel::{PanelRow, panel_opponents, play_panel};
 pub use series::{MAX_SERIES_GAMES, SeriesConfig, play_games, play_series};
 pub use spec::{AgentSpec, SpecError};
 pub use sprt::{SprtResult, play_sprt};
-pub use stats::{Forfeits, MoveTimes, SeriesStats, WinRecord};
+pub use stats::{Forfeits, MoveTimes, OpeningWins, SeriesStats, WinRecord};

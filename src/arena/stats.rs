@@ -82,6 +82,35 @@ pub struct SeriesStats {
     pub mean_length: f64,
     pub player_time: MoveTimes,
     pub opponent_time: MoveTimes,
+    /// The series' openings by how many of their two games the player won.
+    pub openings_won: OpeningWins,
+}
+
+/// The openings of a series (each played once with each colour) by how many of their two
+/// games the player won, draws counting as non-wins. Where openings decide games — a
+/// position won by whichever side holds it — any two players split them one game each, and
+/// only the openings won with both colours tell the players apart. A last opening played
+/// only once is not counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct OpeningWins {
+    pub both: usize,
+    pub one: usize,
+    pub neither: usize,
+}
+
+impl OpeningWins {
+    /// Counts the openings of a series whose game k the player won when `won(k)`.
+    pub fn count(games: usize, won: impl Fn(usize) -> bool) -> OpeningWins {
+        let mut counts = OpeningWins::default();
+        for pair in 0..games / 2 {
+            match usize::from(won(2 * pair)) + usize::from(won(2 * pair + 1)) {
+                2 => counts.both += 1,
+                1 => counts.one += 1,
+                _ => counts.neither += 1,
+            }
+        }
+        counts
+    }
 }
 
 impl SeriesStats {
@@ -115,6 +144,9 @@ impl SeriesStats {
             mean_length: per_game(length as f64),
             player_time: MoveTimes::from_seconds(player_secs.iter()),
             opponent_time: MoveTimes::from_seconds(opponent_secs.iter()),
+            openings_won: OpeningWins::count(games, |k| {
+                records[k].outcome.sign_for(player_side(k)) == 1
+            }),
         }
     }
 }
@@ -180,4 +212,24 @@ pub fn wilson_interval(successes: usize, n: usize) -> (f64, f64) {
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
     ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OpeningWins;
+
+    #[test]
+    fn openings_are_counted_by_their_two_games_and_a_lone_last_game_is_not() {
+        // Games 0/1, 2/3, 4/5 and 6/7 share an opening each; game 8 has no partner.
+        let won = [true, true, true, false, false, true, false, false, true];
+        let counts = OpeningWins::count(won.len(), |k| won[k]);
+        assert_eq!(
+            counts,
+            OpeningWins {
+                both: 1,
+                one: 2,
+                neither: 1
+            }
+        );
+    }
 }
