@@ -84,6 +84,9 @@ pub struct SeriesStats {
     pub opponent_time: MoveTimes,
     /// The series' openings by how many of their two games the player won.
     pub openings_won: OpeningWins,
+    /// Games the player lost with a final score of nothing: in Othello, wiped out (no disc
+    /// left), the loss a 1-ply evaluator that cannot see the threat suffers most.
+    pub wiped_out: usize,
 }
 
 /// The openings of a series (each played once with each colour) by how many of their two
@@ -118,12 +121,14 @@ impl SeriesStats {
     pub fn from_records<G: Game>(records: &[GameRecord<G>]) -> SeriesStats {
         let games = records.len();
         let (mut wins, mut draws, mut margin, mut length) = (0, 0, 0i64, 0usize);
+        let mut wiped_out = 0;
         let (mut player_secs, mut opponent_secs) = (Vec::new(), Vec::new());
         for (k, record) in records.iter().enumerate() {
             let me = player_side(k);
             match record.outcome.sign_for(me) {
                 1 => wins += 1,
                 0 => draws += 1,
+                _ if record.score[me.index()] == 0 => wiped_out += 1,
                 _ => {}
             }
             margin += i64::from(record.score[me.index()] - record.score[me.opponent().index()]);
@@ -147,6 +152,7 @@ impl SeriesStats {
             openings_won: OpeningWins::count(games, |k| {
                 records[k].outcome.sign_for(player_side(k)) == 1
             }),
+            wiped_out,
         }
     }
 }
