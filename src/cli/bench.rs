@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::arena::random_openings;
-use crate::cli::{CliResult, GameName, with_game};
+use crate::cli::{CliResult, GameName, game_parser, with_game};
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
 use crate::evolve::architecture_for;
@@ -25,7 +25,7 @@ use crate::search::search;
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Game to measure.
-    #[arg(long, default_value = "othello")]
+    #[arg(long, value_parser = game_parser(), default_value = "othello")]
     game: GameName,
     /// perft depth from the start position.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=14))]

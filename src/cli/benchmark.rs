@@ -13,7 +13,9 @@ use crate::arena::{
     AgentSpec, Forfeits, LEAGUE_GAMES, LEAGUE_OPPONENT, SeriesConfig, SeriesStats, SprtResult,
     WinRecord, league_agents, league_score, league_series, play_series, play_sprt,
 };
-use crate::cli::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{
+    BadInput, CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game,
+};
 use crate::eval::NamedEvaluators;
 use crate::statistics::{Sprt, Verdict};
 
@@ -23,7 +25,7 @@ pub struct BenchmarkArgs {
     #[command(flatten)]
     typed: Typed,
     /// Game to play.
-    #[arg(long)]
+    #[arg(long, value_parser = game_parser())]
     game: GameName,
     /// The agent measured: random, first, heuristic:D, wpc:D, minimax:D:EVAL or
     /// champion:PATH[:D], each optionally with @EPS.

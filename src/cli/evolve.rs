@@ -4,11 +4,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::plot::default_plot_dir;
-use crate::cli::{BadInput, CliResult, GameName, MAX_THREADS, configure_threads, with_game};
+use crate::cli::{
+    BadInput, CliResult, GameName, MAX_THREADS, configure_threads, game_parser, recorded_game,
+    with_game,
+};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};
@@ -22,7 +25,7 @@ use crate::report::plot::{Shown, plot_run};
 #[derive(Debug, Args)]
 pub struct EvolveArgs {
     /// Game to evolve an evaluator for (with --resume, the run's own game by default).
-    #[arg(long, required_unless_present = "resume")]
+    #[arg(long, value_parser = game_parser(), required_unless_present = "resume")]
     game: Option<GameName>,
     /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame),
     /// `td` (temporal-difference learning of an n-tuple network), `ctdl` (a population of
@@ -407,14 +410,15 @@ pub fn run(args: &EvolveArgs) -> CliResult {
     if !farm::is_leader() {
         // The leader opens (or resumes) the run and sends its game and state.
         let (game, state): (String, EvolutionState) = farm::receive();
-        let game = GameName::from_str(&game, true)
+        let game = game
+            .parse::<GameName>()
             .map_err(|_| BadInput(format!("the leader sent an unknown game '{game}'")))?;
         return with_game!(game, |start| follow(start, state));
     }
     let game = match (args.game, &args.out) {
         (Some(game), _) => game,
         // --resume without --game (clap requires --out with --resume): run.json says.
-        (None, Some(out)) => GameName::recorded_in(&RunDir { dir: out.clone() })?,
+        (None, Some(out)) => recorded_game(&RunDir { dir: out.clone() })?,
         (None, None) => unreachable!("clap requires --game or --resume with --out"),
     };
     with_game!(game, |start| evolve(start, args))

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::cli::{BadInput, CliResult, GameName, configure_threads, with_game};
 use crate::eval::NamedEvaluators;
@@ -59,7 +59,7 @@ pub fn run(args: &ExperimentArgs) -> CliResult {
     })?;
     let plan = PlanFile::parse(&text)
         .map_err(|error| BadInput(format!("plan {}: {error}", args.plan.display())))?;
-    let game = GameName::from_str(&plan.game, true).map_err(|_| {
+    let game = plan.game.parse::<GameName>().map_err(|_| {
         BadInput(format!(
             "plan {}: game: unknown game '{}' (othello, kalah, oware, congklak or congkak)",
             args.plan.display(),

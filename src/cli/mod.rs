@@ -19,7 +19,7 @@ mod show;
 mod solve;
 mod tournament;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 use crate::arena::{OpeningError, SpecError};
 use crate::eval::EvaluatorError;
@@ -124,65 +124,47 @@ pub enum Command {
     Serve(serve::ServeArgs),
 }
 
-/// The games evoboard plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    Othello,
-    /// Kalah(6,4) (commands that take --position also play other sizes).
-    Kalah,
-    /// Oware (Abapa rules); `ayo` is the same game.
-    #[value(alias = "ayo")]
-    Oware,
-    /// Congklak: 7 holes of 7 seeds, relay sowing, shooting, passes.
-    Congklak,
-    /// Congkak: Congklak's sowing over rounds, burnt holes, a simultaneous opening.
-    Congkak,
-}
+pub use crate::games::GameName;
+pub(crate) use crate::with_game;
 
-impl GameName {
-    /// The game the run in `run` records in its `run.json`.
-    pub(crate) fn recorded_in(run: &crate::evolve::checkpoint::RunDir) -> CliResult<GameName> {
-        let recorded = run.read_info()?.game;
-        GameName::from_str(&recorded, true).map_err(|_| {
-            BadInput(format!(
-                "{} records an unknown game '{}'",
-                run.run_json().display(),
-                recorded.escape_debug()
-            ))
-            .into()
-        })
-    }
-}
-
-/// Runs `$body` with `$start` bound to the start position of the named game, so one
-/// generic function serves every game.
-macro_rules! with_game {
-    ($name:expr, |$start:ident| $body:expr) => {
-        match $name {
-            $crate::cli::GameName::Othello => {
-                let $start = $crate::games::othello::Othello::start();
-                $body
+/// Parses `--game`: the library's names of the games (and their aliases), listed in
+/// `--help` with what each game is.
+pub(crate) fn game_parser() -> impl clap::builder::TypedValueParser<Value = GameName> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = GameName::ALL.map(|game| {
+        let value = PossibleValue::new(game.as_str()).aliases(game.aliases().iter().copied());
+        match game {
+            GameName::Othello => value,
+            GameName::Kalah => {
+                value.help("Kalah(6,4) (commands that take --position also play other sizes)")
             }
-            $crate::cli::GameName::Kalah => {
-                let $start = $crate::games::mancala::Kalah::game(6, 4, false);
-                $body
+            GameName::Oware => value.help("Oware (Abapa rules); `ayo` is the same game"),
+            GameName::Congklak => {
+                value.help("Congklak: 7 holes of 7 seeds, relay sowing, shooting, passes")
             }
-            $crate::cli::GameName::Oware => {
-                let $start = $crate::games::mancala::Oware::game();
-                $body
-            }
-            $crate::cli::GameName::Congklak => {
-                let $start = $crate::games::mancala::Congklak::game();
-                $body
-            }
-            $crate::cli::GameName::Congkak => {
-                let $start = $crate::games::mancala::Congkak::start();
-                $body
-            }
+            GameName::Congkak => value.help(
+                "Congkak: Congklak's sowing over rounds, burnt holes, a simultaneous opening",
+            ),
         }
-    };
+    });
+    PossibleValuesParser::new(values).map(|name| {
+        name.parse::<GameName>()
+            .expect("every listed name is a game")
+    })
 }
-pub(crate) use with_game;
+
+/// The game the run in `run` records in its `run.json`.
+pub(crate) fn recorded_game(run: &crate::evolve::checkpoint::RunDir) -> CliResult<GameName> {
+    let recorded = run.read_info()?.game;
+    recorded.parse().map_err(|_| {
+        BadInput(format!(
+            "{} records an unknown game '{}'",
+            run.run_json().display(),
+            recorded.escape_debug()
+        ))
+        .into()
+    })
+}
 
 /// How the games of a series are set up: shared by `benchmark` and `tournament`.
 #[derive(Debug, clap::Args)]

@@ -10,13 +10,13 @@ use crate::arena::panel::pooled;
 use crate::arena::spec::UNTIMED_DEPTH;
 use crate::arena::{AgentSpec, Forfeits, PanelRow, SeriesConfig, panel_opponents, play_panel};
 use crate::cli::benchmark::{RecordColumns, games_progress};
-use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
 use crate::eval::NamedEvaluators;
 
 #[derive(Debug, Args)]
 pub struct PanelArgs {
     /// Game to play.
-    #[arg(long)]
+    #[arg(long, value_parser = game_parser())]
     game: GameName,
     /// The agent measured, played as given: its own depth and @EPS (champion:PATH without
     /// a depth plays at the depth it evolved at).

@@ -2,13 +2,13 @@
 
 use clap::Args;
 
-use crate::cli::{CliResult, GameName, position_or_start, with_game};
+use crate::cli::{CliResult, GameName, game_parser, position_or_start, with_game};
 use crate::games::Perft;
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {
     /// Game to count.
-    #[arg(long)]
+    #[arg(long, value_parser = game_parser())]
     game: GameName,
     /// Plies to search (a forced pass or an extra turn counts as one ply), at most 20.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]

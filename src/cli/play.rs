@@ -10,8 +10,8 @@ use clap::Args;
 use crate::arena::spec::AgentKind;
 use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::cli::{
-    BadInput, CliResult, GameName, LineRead, MAX_LINE_BYTES, check_output_path, position_or_start,
-    read_text_line, with_game, write_output,
+    BadInput, CliResult, GameName, LineRead, MAX_LINE_BYTES, check_output_path, game_parser,
+    position_or_start, read_text_line, with_game, write_output,
 };
 use crate::eval::NamedEvaluators;
 use crate::games::joint::{gather_move, is_joint, parse_part};
@@ -22,7 +22,7 @@ use crate::session::{Session, announce, hints, legal_parts};
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// Game to play.
-    #[arg(long)]
+    #[arg(long, value_parser = game_parser())]
     game: GameName,
     /// Who moves first: `human`, a difficulty (`random`, `normal`, `expert`, `impossible`)
     /// or any agent spec (e.g. `champion:populations/othello/champion.evo`).

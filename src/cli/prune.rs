@@ -7,14 +7,14 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::arena::SeriesConfig;
-use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
 use crate::eval::NamedEvaluators;
 use crate::experiments::prune::{PruneConfig, PruneStudy};
 
 #[derive(Debug, Args)]
 pub struct PruneArgs {
     /// Game to measure (a mancala game: MM evaluates the store difference).
-    #[arg(long)]
+    #[arg(long, value_parser = game_parser())]
     game: GameName,
     /// The network that ranks moves: a saved champion.
     #[arg(long)]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::cli::plot::default_plot_dir;
-use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, with_game};
+use crate::cli::{CliResult, SeriesArgs, configure_threads, recorded_game, with_game};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::RunDir;
 use crate::experiments::generations::{Gauntlet, rate_generations};
@@ -34,7 +34,7 @@ pub struct RatingsArgs {
 
 pub fn run(args: &RatingsArgs) -> CliResult {
     configure_threads(usize::from(args.series.threads))?;
-    let game = GameName::recorded_in(&RunDir {
+    let game = recorded_game(&RunDir {
         dir: args.run.clone(),
     })?;
     with_game!(game, |start| rate(start, args))

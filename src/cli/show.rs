@@ -3,14 +3,14 @@
 use clap::Args;
 use serde_json::json;
 
-use crate::cli::{CliResult, GameName, position_or_start, with_game};
+use crate::cli::{CliResult, GameName, game_parser, position_or_start, with_game};
 use crate::games::joint::is_joint;
 use crate::games::{Describe, GameError, MoveList, Notation, Outcome, Player};
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// Game to show.
-    #[arg(long)]
+    #[arg(long, value_parser = game_parser())]
     game: GameName,
     /// Position string (default: the initial position).
     #[arg(long, allow_hyphen_values = true)]

@@ -11,8 +11,8 @@ use crate::arena::AgentSpec;
 use crate::arena::tables::{summary_columns, tournament_csv};
 use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
 use crate::cli::{
-    BadInput, CliResult, GameName, SeriesArgs, check_output_path, configure_threads, with_game,
-    write_output,
+    BadInput, CliResult, GameName, SeriesArgs, check_output_path, configure_threads, game_parser,
+    with_game, write_output,
 };
 use crate::eval::NamedEvaluators;
 use crate::statistics::{Ratings, rate};
@@ -20,7 +20,7 @@ use crate::statistics::{Ratings, rate};
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
     /// Game to play.
-    #[arg(long)]
+    #[arg(long, value_parser = game_parser())]
     game: GameName,
     /// Two or more agent specs, comma-separated (e.g. random,heuristic:2,minimax:4:h1+h2).
     #[arg(long, value_delimiter = ',', required = true)]

@@ -233,7 +233,7 @@ impl Server {
 
     /// Sets up the game `request` asks for and keeps it for `client`.
     fn create(&self, request: &NewGame, client: IpAddr) -> ApiResult<View> {
-        let name = <GameName as clap::ValueEnum>::from_str(&request.game, true).map_err(|_| {
+        let name = request.game.parse::<GameName>().map_err(|_| {
             ApiError::bad_request(format!(
                 "unknown game '{}': use othello, kalah, oware, congklak or congkak",
                 request.game
