@@ -27,7 +27,7 @@ use clap::Args;
 
 use crate::arena::{Agent, AgentSpec, SearchAgent};
 use crate::cli::{CliResult, LineRead, MAX_LINE_BYTES, read_text_line};
-use crate::games::othello::{Move, Othello};
+use crate::games::othello::{Move, Othello, parse_ggf};
 use crate::games::{Game, Notation};
 use crate::rng::rng_for;
 use crate::search::{Limits, WIN_VALUE};
@@ -322,55 +322,4 @@ impl Engine {
             .map(|(mv, value)| (mv, in_discs(value), depth))
             .collect()
     }
-}
-
-/// Reads a GGF game record: the `BO[8 <64 squares> <side>]` start position (`-` empty,
-/// `*` black, `O` white; side `*` or `O`) and its `B[…]`/`W[…]` moves (`PA` = pass; an
-/// evaluation or time after a `/` is ignored).
-pub fn parse_ggf(text: &str) -> Result<Othello, String> {
-    let mut game = None;
-    let mut rest = text;
-    while let Some(open) = rest.find('[') {
-        let tag: String = rest[..open]
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_uppercase())
-            .collect::<String>()
-            .chars()
-            .rev()
-            .collect();
-        let close = rest[open..].find(']').ok_or("a tag is not closed")? + open;
-        let value = &rest[open + 1..close];
-        rest = &rest[close + 1..];
-        match tag.as_str() {
-            "BO" => game = Some(parse_board(value)?),
-            "B" | "W" => {
-                let current = game.as_mut().ok_or("a move comes before the BO[] board")?;
-                let text = value.split('/').next().unwrap_or_default();
-                let mv = current.parse_move(text).map_err(|e| e.to_string())?;
-                *current = current.play(mv).map_err(|e| e.to_string())?;
-            }
-            _ => {}
-        }
-    }
-    game.ok_or_else(|| "no BO[] board".to_string())
-}
-
-/// The `BO[…]` board of a GGF record, read by the game's own position parser once GGF's
-/// symbols (`*` for black, `B`/`W` for the side to move) are written as its own.
-fn parse_board(value: &str) -> Result<Othello, String> {
-    let fields: Vec<&str> = value.split_whitespace().collect();
-    let [size, squares @ .., side] = fields.as_slice() else {
-        return Err("BO[] needs a size, the squares and the side to move".into());
-    };
-    if *size != "8" {
-        return Err(format!("board size {size} is not 8"));
-    }
-    let squares = squares.concat().replace('*', "X");
-    let side = match *side {
-        "*" | "B" => "X",
-        "W" => "O",
-        other => other,
-    };
-    Othello::from_position_string(&format!("{squares} {side}")).map_err(|e| e.to_string())
 }
