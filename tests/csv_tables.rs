@@ -53,7 +53,7 @@ fn stats_csv_is_pinned_and_reads_back() {
         .into_iter()
         .map(Result::unwrap)
         .collect();
-    assert_eq!(rows[0].head.bench_win_rate.unwrap().0, 0.25);
+    assert_eq!(rows[0].win_rate.unwrap(), 0.25);
     assert_eq!(
         rows[0].opponents,
         [
@@ -62,11 +62,11 @@ fn stats_csv_is_pinned_and_reads_back() {
         ]
     );
     assert_eq!(
-        (rows[0].tail.seconds.as_str(), rows[1].tail.seconds.as_str()),
+        (rows[0].seconds.as_str(), rows[1].seconds.as_str()),
         ("0.125", "")
     );
-    assert_eq!(rows[1].head.bench_games, 0);
-    assert!(rows[1].head.bench_wins.is_none());
+    assert_eq!(rows[1].bench_games, 0);
+    assert!(rows[1].bench_wins.is_none());
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -51,7 +51,7 @@ fn every_plot_renders_as_png_and_svg() {
     std::fs::write(&csv, synthetic_stats()).unwrap();
     let rows = read_stats(&csv).unwrap();
     assert_eq!(rows.len(), 30);
-    assert!(rows[2].benchmark.is_none() && rows[3].benchmark.is_some());
+    assert!(rows[2].benchmark().is_none() && rows[3].benchmark().is_some());
     let out = dir.join("plots");
     let shown = Shown {
         fitness: Some("league points"),

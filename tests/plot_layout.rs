@@ -6,31 +6,34 @@ mod common;
 
 use evoboard::evolve::config::{EvolveConfig, Preset};
 use evoboard::evolve::league::{credited_games, fixed_mean_fitness, league_games};
+use evoboard::evolve::stats::StatsRow;
 use evoboard::evolve::{benchmark_specs, gating_benchmark};
 use evoboard::games::othello::Othello;
 use evoboard::report::plot::{
-    Figure, GatePosition, Mark, PlotRow, RunNotes, Shape, Shown, YAxis, diversity_axis,
-    draw_annotated, figures, gate_position, percent_range, run_notes,
+    Figure, GatePosition, Mark, RunNotes, Shape, Shown, YAxis, diversity_axis, draw_annotated,
+    figures, gate_position, percent_range, run_notes,
 };
 
 /// Generation `generation` with win rate `rate` (interval ±5 points, 100 games) and
 /// `diversity`; fitness rises slowly.
-fn row(generation: u32, rate: f64, diversity: f64) -> PlotRow {
+fn row(generation: u32, rate: f64, diversity: f64) -> StatsRow {
     let x = f64::from(generation);
-    PlotRow {
+    StatsRow {
         generation,
         fitness_max: 80.0 + x,
         fitness_mean: 57.0,
         fitness_min: 30.0 + x,
         bench_games: 100,
-        benchmark: Some((rate, (rate - 0.05).max(0.0), (rate + 0.05).min(1.0))),
-        opponents: Vec::new(),
+        win_rate: Some(rate),
+        ci_low: Some((rate - 0.05).max(0.0)),
+        ci_high: Some((rate + 0.05).min(1.0)),
         diversity,
+        ..StatsRow::default()
     }
 }
 
 /// `n` generations at win rate `rate` and constant diversity 2.
-fn steady(n: u32, rate: f64) -> Vec<PlotRow> {
+fn steady(n: u32, rate: f64) -> Vec<StatsRow> {
     (1..=n).map(|g| row(g, rate, 2.0)).collect()
 }
 
@@ -41,7 +44,7 @@ const EVERYTHING: Shown = Shown {
 };
 
 /// The figure called `name`.
-fn figure(rows: &[PlotRow], notes: &RunNotes, name: &str) -> Figure {
+fn figure(rows: &[StatsRow], notes: &RunNotes, name: &str) -> Figure {
     figures(rows, &EVERYTHING, notes)
         .into_iter()
         .find(|f| f.name == name)
@@ -86,7 +89,7 @@ fn a_gate_outside_the_data_is_a_note_and_inside_a_labelled_line() {
 #[test]
 fn collapsing_diversity_gets_a_log_axis_with_zero_on_its_floor() {
     // The paper preset's run: 7.95 at first, thousandths from generation 40, then 0.
-    let collapse: Vec<PlotRow> = (1..=300)
+    let collapse: Vec<StatsRow> = (1..=300)
         .map(|g| {
             let diversity = match g {
                 1..=39 => 7.95 - 0.2 * f64::from(g),
@@ -191,7 +194,10 @@ fn the_benchmark_title_names_the_network_the_opponent_and_the_games() {
     // Several opponents are named by the statistics' columns, one line each.
     let mut rows = steady(30, 0.5);
     for r in &mut rows {
-        r.opponents = vec![("heuristic:2".into(), 0.5), ("random".into(), 0.9)];
+        r.opponents = vec![
+            ("heuristic:2".into(), Some(0.5)),
+            ("random".into(), Some(0.9)),
+        ];
     }
     let several = figure(&rows, &run_notes(&paper), "benchmark");
     assert!(several.title.contains("vs 2 benchmark opponents"));
@@ -250,7 +256,7 @@ fn a_lone_series_has_no_legend() {
 
 #[test]
 fn the_champion_is_marked_on_the_benchmark_plot() {
-    let rows: Vec<PlotRow> = (1..=6)
+    let rows: Vec<StatsRow> = (1..=6)
         .map(|g| row(g, 0.5 + 0.01 * f64::from(g), 2.0))
         .collect();
     let notes = RunNotes {
@@ -266,7 +272,7 @@ fn the_champion_is_marked_on_the_benchmark_plot() {
     assert!((at.1 - 54.0).abs() < 1e-9, "{at:?}");
     // A champion from a generation without a benchmark point is named, not drawn.
     let mut sparse = rows.clone();
-    sparse[3].benchmark = None;
+    sparse[3].win_rate = None;
     let benchmark = figure(&sparse, &notes, "benchmark");
     assert!(labelled(&benchmark, "champion (generation 4)").is_none());
     assert!(

@@ -168,6 +168,13 @@ pub struct RunInfo {
     pub config: EvolveConfig,
 }
 
+/// Reads the `run.json` at `path` (a regular file of at most [`MAX_RUN_JSON_BYTES`]), or
+/// says why it cannot be read.
+pub fn read_run_info(path: &Path) -> Result<RunInfo, String> {
+    let bytes = persist::read_limited(path, MAX_RUN_JSON_BYTES).map_err(|e| e.to_string())?;
+    serde_json::from_slice(&bytes).map_err(|e| e.to_string())
+}
+
 /// Paths of a run directory's files.
 pub struct RunDir {
     pub dir: PathBuf,
@@ -193,15 +200,12 @@ impl RunDir {
         self.dir.join(format!("gen-{generation:05}.evo"))
     }
 
-    /// Reads `run.json` (a regular file of at most [`MAX_RUN_JSON_BYTES`]).
+    /// Reads `run.json` (see [`read_run_info`]).
     pub fn read_info(&self) -> Result<RunInfo, EvolveError> {
-        let no_run = |reason: String| EvolveError::NoRun {
+        read_run_info(&self.run_json()).map_err(|reason| EvolveError::NoRun {
             path: self.dir.display().to_string(),
             reason,
-        };
-        let bytes = persist::read_limited(&self.run_json(), MAX_RUN_JSON_BYTES)
-            .map_err(|e| no_run(e.to_string()))?;
-        serde_json::from_slice(&bytes).map_err(|e| no_run(e.to_string()))
+        })
     }
 
     /// Refuses a directory a new run must not be written into: one that holds a run (to be

@@ -18,14 +18,14 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::champions::Champions;
-use super::live::{LiveGame, Setup, Table, View};
-use super::runs::RunsDir;
 use crate::arena::AgentSpec;
 use crate::arena::SpecError;
 use crate::arena::spec::AgentKind;
 use crate::cli::{GameName, with_game};
 use crate::games::{GameError, Player};
+use crate::live::champions::Champions;
+use crate::live::{Hints, LiveError, LiveGame, Setup, Table, View};
+use crate::runs::{RunView, RunsDir, RunsError};
 
 /// Largest request body accepted: a move or a new game's settings are a few hundred bytes.
 pub const MAX_BODY: usize = 4096;
@@ -83,6 +83,26 @@ fn chain(error: &dyn std::error::Error) -> String {
 impl From<SpecError> for ApiError {
     fn from(error: SpecError) -> ApiError {
         ApiError::bad_request(chain(&error))
+    }
+}
+
+/// A live game's refusal: 409 when the request does not fit the game's state, else 400.
+impl From<LiveError> for ApiError {
+    fn from(error: LiveError) -> ApiError {
+        match error {
+            LiveError::NotNow(message) => ApiError::conflict(message),
+            other => ApiError::bad_request(chain(&other)),
+        }
+    }
+}
+
+/// A path refused by the runs directory's gate: 404 when nothing is there, else 400.
+impl From<RunsError> for ApiError {
+    fn from(error: RunsError) -> ApiError {
+        match error {
+            RunsError::NotFound(message) => ApiError::not_found(message),
+            RunsError::BadName(message) => ApiError::bad_request(message),
+        }
     }
 }
 
@@ -375,7 +395,7 @@ async fn blocking<T: Send + 'static>(
 async fn with_game_view(
     server: Arc<Server>,
     id: String,
-    act: impl FnOnce(&mut dyn LiveGame) -> ApiResult<()> + Send + 'static,
+    act: impl FnOnce(&mut dyn LiveGame) -> Result<(), LiveError> + Send + 'static,
 ) -> ApiResult<axum::Json<View>> {
     let (id, game) = server.get(&id)?;
     blocking(move || {
@@ -492,7 +512,7 @@ async fn for_side(
     server: Arc<Server>,
     id: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
-    act: fn(&mut dyn LiveGame, Option<Player>) -> ApiResult<()>,
+    act: fn(&mut dyn LiveGame, Option<Player>) -> Result<(), LiveError>,
 ) -> ApiResult<axum::Json<View>> {
     let id = path_id(id)?;
     let player = side(json_body::<SideRequest>(body)?.side)?;
@@ -503,14 +523,14 @@ async fn hints(
     State(server): State<Arc<Server>>,
     id: Result<Path<String>, PathRejection>,
     query: Result<Query<SideRequest>, QueryRejection>,
-) -> ApiResult<axum::Json<super::live::Hints>> {
+) -> ApiResult<axum::Json<Hints>> {
     let Query(request) = query.map_err(|r| ApiError::bad_request(r.body_text()))?;
     let player = side(request.side)?;
     let (_, game) = server.get(&path_id(id)?)?;
     let seconds = server.limits.move_time;
     blocking(move || {
         let game = game.lock().unwrap_or_else(|p| p.into_inner());
-        game.hints(player, seconds).map(axum::Json)
+        Ok(axum::Json(game.hints(player, seconds)?))
     })
     .await
 }
@@ -520,7 +540,8 @@ async fn record(
     id: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Response> {
     let (id, game) = server.get(&path_id(id)?)?;
-    let text = blocking(move || game.lock().unwrap_or_else(|p| p.into_inner()).record()).await?;
+    let text =
+        blocking(move || Ok(game.lock().unwrap_or_else(|p| p.into_inner()).record()?)).await?;
     let disposition = format!("attachment; filename=\"game-{id}.txt\"");
     Ok((
         [
@@ -549,10 +570,10 @@ struct RunQuery {
 async fn show_run(
     State(server): State<Arc<Server>>,
     query: Result<Query<RunQuery>, QueryRejection>,
-) -> ApiResult<axum::Json<super::runs::RunView>> {
+) -> ApiResult<axum::Json<RunView>> {
     let Query(request) = query.map_err(|r| ApiError::bad_request(r.body_text()))?;
     let runs = server.runs.clone();
-    blocking(move || runs.run(&request.name).map(axum::Json)).await
+    blocking(move || Ok(axum::Json(runs.run(&request.name)?))).await
 }
 
 #[cfg(test)]

@@ -3,10 +3,6 @@
 //! searches stay in the library (the page draws and sends move texts).
 
 mod api;
-mod board;
-mod champions;
-mod live;
-mod runs;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -26,6 +22,8 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::cli::nboard::move_time;
 use crate::cli::{BadInput, CliResult};
+use crate::live;
+use crate::runs;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {

@@ -58,7 +58,6 @@ fn parse_board(value: &str) -> Result<Othello, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
 
     #[test]
     fn a_record_gives_the_position_after_its_moves() {

@@ -1,21 +1,30 @@
-//! The runs under `--runs`: listing them, reading one's statistics for the charts, and the
-//! one gate every file path from a request passes, so nothing outside the directory is
-//! ever read (no `..`, no absolute path, no symbolic link leading out). The files found
-//! are read through the bounded reader: regular files only, up to a size limit.
+//! The runs under a directory (the web page's `--runs`): listing them, reading one's
+//! settings and statistics, and the one gate every file path from a request passes, so
+//! nothing outside the directory is ever read (no `..`, no absolute path, no symbolic link
+//! leading out). The files found are read through the bounded reader: regular files
+//! only, up to a size limit.
 
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 
-use super::api::ApiError;
-use crate::evolve::checkpoint::MAX_RUN_JSON_BYTES;
-use crate::evolve::config::EvolveConfig;
-use crate::evolve::stats::read_stats_csv;
-use crate::persist::read_limited;
+use crate::evolve::checkpoint::{RunInfo, read_run_info};
+use crate::evolve::stats::{StatsRow, read_stats_csv};
 use crate::report::plot::Shown;
 
 /// Deepest a run may sit below the runs directory (`populations/study/othello`).
 const MAX_DEPTH: usize = 3;
+
+/// Why a run or file was not given.
+#[derive(Debug, thiserror::Error)]
+pub enum RunsError {
+    /// A name that is not a plain relative path, or not one of a file.
+    #[error("{0}")]
+    BadName(String),
+    /// Nothing by that name inside the runs directory.
+    #[error("{0}")]
+    NotFound(String),
+}
 
 /// The directory of runs, resolved once at start.
 #[derive(Clone, Debug)]
@@ -50,20 +59,6 @@ pub struct RunView {
     pub shows_diversity: bool,
 }
 
-/// One generation of `stats.csv`, as the charts draw it.
-#[derive(Debug, Serialize)]
-pub struct StatsRow {
-    pub generation: u32,
-    pub fitness_max: f64,
-    pub fitness_mean: f64,
-    pub fitness_min: f64,
-    pub win_rate: Option<f64>,
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-    pub diversity: f64,
-    pub seconds: String,
-}
-
 impl RunsDir {
     /// The runs directory `root`, which need not exist yet (the list is then empty).
     pub fn new(root: &Path) -> RunsDir {
@@ -76,25 +71,25 @@ impl RunsDir {
     /// The file or directory `relative` names inside the runs directory. Refused: empty
     /// names, absolute paths, `.` and `..`, and anything whose real location (after
     /// following links) lies outside.
-    pub fn resolve(&self, relative: &str) -> Result<PathBuf, ApiError> {
+    pub fn resolve(&self, relative: &str) -> Result<PathBuf, RunsError> {
         let path = plain(relative)?;
         self.inside(&self.root.join(path))
-            .ok_or_else(|| ApiError::not_found(format!("no run or file '{relative}'")))
+            .ok_or_else(|| RunsError::NotFound(format!("no run or file '{relative}'")))
     }
 
     /// A file named in an agent spec (a champion, a weights file): a relative path taken
     /// from the runs directory, or from the server's working directory when it leads
     /// inside the runs directory, so that `populations/othello/champion.evo` (as the
     /// command line names it) and `othello/champion.evo` are the same file.
-    pub fn spec_file(&self, relative: &Path) -> Result<PathBuf, ApiError> {
+    pub fn spec_file(&self, relative: &Path) -> Result<PathBuf, RunsError> {
         let text = relative.to_str().ok_or_else(|| {
-            ApiError::bad_request("name files by paths inside the runs directory")
+            RunsError::BadName("name files by paths inside the runs directory".to_string())
         })?;
         let path = plain(text)?;
         self.inside(&self.root.join(path))
             .or_else(|| self.inside(path))
             .ok_or_else(|| {
-                ApiError::not_found(format!(
+                RunsError::NotFound(format!(
                     "no file '{text}' inside the runs directory '{}' (paths are taken from \
                      it, or from the server's working directory when they lead into it)",
                     self.given.display()
@@ -138,7 +133,7 @@ impl RunsDir {
             {
                 let name = name.to_string_lossy().into_owned();
                 runs.push(RunEntry {
-                    game: self.run_game(&path),
+                    game: self.run_info(&path).map(|info| info.game),
                     champion: self.file_in(&path, "champion.evo").is_some(),
                     name,
                 });
@@ -149,11 +144,11 @@ impl RunsDir {
     }
 
     /// Run `name`'s statistics.
-    pub fn run(&self, name: &str) -> Result<RunView, ApiError> {
+    pub fn run(&self, name: &str) -> Result<RunView, RunsError> {
         let dir = self.resolve(name)?;
         let stats = self
             .file_in(&dir, "stats.csv")
-            .ok_or_else(|| ApiError::not_found(format!("'{name}' is not a run")))?;
+            .ok_or_else(|| RunsError::NotFound(format!("'{name}' is not a run")))?;
         let (rows, problem) = match read_rows(&stats) {
             Ok(rows) => (rows, None),
             Err(problem) => (Vec::new(), Some(problem)),
@@ -161,16 +156,12 @@ impl RunsDir {
         let champion = self
             .file_in(&dir, "champion.evo")
             .map(|_| format!("champion:{name}/champion.evo"));
+        let info = self.run_info(&dir);
         // A run whose settings cannot be read shows every series.
-        let shown = self
-            .run_json(&dir)
-            .and_then(|json| {
-                serde_json::from_value::<EvolveConfig>(json.get("config")?.clone()).ok()
-            })
-            .map(|config| Shown::for_config(&config));
+        let shown = info.as_ref().map(|info| Shown::for_config(&info.config));
         Ok(RunView {
             name: name.to_string(),
-            game: self.run_game(&dir),
+            game: info.map(|info| info.game),
             champion,
             rows,
             problem,
@@ -179,22 +170,15 @@ impl RunsDir {
         })
     }
 
-    /// The game a run plays, from its `run.json`.
-    fn run_game(&self, dir: &Path) -> Option<String> {
-        let json = self.run_json(dir)?;
-        json.get("game")?.as_str().map(str::to_string)
-    }
-
-    /// A run's `run.json`, if it has a readable one.
-    fn run_json(&self, dir: &Path) -> Option<serde_json::Value> {
-        let bytes = read_limited(&self.file_in(dir, "run.json")?, MAX_RUN_JSON_BYTES).ok()?;
-        serde_json::from_slice(&bytes).ok()
+    /// A run's settings, if it has a readable `run.json` inside the runs directory.
+    fn run_info(&self, dir: &Path) -> Option<RunInfo> {
+        read_run_info(&self.file_in(dir, "run.json")?).ok()
     }
 }
 
 /// `relative` as a path, if it is one the gate considers: not empty, not absolute, no `.`
 /// or `..`.
-fn plain(relative: &str) -> Result<&Path, ApiError> {
+fn plain(relative: &str) -> Result<&Path, RunsError> {
     let path = Path::new(relative);
     let plain = !relative.is_empty()
         && !relative.contains('\0')
@@ -204,31 +188,18 @@ fn plain(relative: &str) -> Result<&Path, ApiError> {
     if plain {
         Ok(path)
     } else {
-        Err(ApiError::bad_request(format!(
+        Err(RunsError::BadName(format!(
             "'{relative}': name a path relative to the runs directory, inside it"
         )))
     }
 }
 
+/// Every row of the `stats.csv` at `path`, or why one cannot be read.
 fn read_rows(path: &Path) -> Result<Vec<StatsRow>, String> {
     let records = read_stats_csv(path).map_err(|e| e.to_string())?;
     records
         .into_iter()
-        .map(|record| {
-            let record = record.map_err(|e| e.to_string())?;
-            let head = record.head;
-            Ok(StatsRow {
-                generation: head.generation,
-                fitness_max: head.fitness_max.0,
-                fitness_mean: head.fitness_mean.0,
-                fitness_min: head.fitness_min.0,
-                win_rate: head.bench_win_rate.map(|x| x.0),
-                ci_low: head.bench_ci_low.map(|x| x.0),
-                ci_high: head.bench_ci_high.map(|x| x.0),
-                diversity: record.tail.diversity.0,
-                seconds: record.tail.seconds,
-            })
-        })
+        .map(|record| record.map_err(|e| e.to_string()))
         .collect()
 }
 

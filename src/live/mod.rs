@@ -1,18 +1,22 @@
-//! One game being played on the web page: the seats (people or engines), the shared
-//! [`Session`], and the hidden choices of a simultaneous decision. [`LiveGame`] hides the
-//! game type, so the server keeps games of all five kinds in one table.
+//! Games played live, one request at a time (the web page's games): the seats (people or
+//! engines), the shared [`Session`], and the hidden choices of a simultaneous decision.
+//! [`LiveGame`] hides the game type, so a server keeps games of all five kinds in one
+//! table; [`board`] says what a page draws, and [`champions`] shares the networks the
+//! engines play.
+
+pub mod board;
+pub mod champions;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::api::ApiError;
-use super::board::{Drawing, Drawn};
-use super::champions::Champions;
-use crate::arena::{Agent, AgentSpec, SearchAgent};
+use crate::arena::{Agent, AgentSpec, SearchAgent, SpecError};
 use crate::games::joint::{gather_move, is_joint, parse_part};
-use crate::games::{Game, Player};
+use crate::games::{Game, GameError, Player};
+use crate::live::board::{Drawing, Drawn};
+use crate::live::champions::Champions;
 use crate::rng::{GameRng, rng_for};
 use crate::search::Limits;
 use crate::session::{Session, announce, hints, legal_parts};
@@ -26,6 +30,30 @@ pub fn limits_from_now(seconds: f64) -> Limits<'static> {
     Limits {
         deadline: Instant::now() + Duration::from_secs_f64(seconds),
         stop: &SHUTTING_DOWN,
+    }
+}
+
+/// Why a live game refused a request.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    /// An agent spec that cannot be built.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// A move that cannot be read or played.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A setting that does not fit a game (a hint engine that does not search).
+    #[error("{0}")]
+    Setting(String),
+    /// A well-formed request that does not fit the game's state (not that side's turn,
+    /// the game over).
+    #[error("{0}")]
+    NotNow(String),
+}
+
+impl LiveError {
+    fn not_now(message: impl Into<String>) -> LiveError {
+        LiveError::NotNow(message.into())
     }
 }
 
@@ -101,18 +129,18 @@ pub trait LiveGame: Send {
     fn view(&self, id: u64) -> View;
     /// A person's move (`text` in the game's notation; their own part at a simultaneous
     /// decision) for `side`, by default the side to move.
-    fn play(&mut self, text: &str, side: Option<Player>) -> Result<(), ApiError>;
+    fn play(&mut self, text: &str, side: Option<Player>) -> Result<(), LiveError>;
     /// The engines among the players who choose now make their choice (their searches
     /// were capped to the server's move time when the game was set up).
-    fn engine_move(&mut self) -> Result<(), ApiError>;
+    fn engine_move(&mut self) -> Result<(), LiveError>;
     /// Back to `side`'s previous turn (by default the first person's).
-    fn undo(&mut self, side: Option<Player>) -> Result<(), ApiError>;
+    fn undo(&mut self, side: Option<Player>) -> Result<(), LiveError>;
     /// `side`'s hints (by default the first chooser's), searching at most `seconds`.
-    fn hints(&self, side: Option<Player>, seconds: f64) -> Result<Hints, ApiError>;
+    fn hints(&self, side: Option<Player>, seconds: f64) -> Result<Hints, LiveError>;
     /// `side` (by default the first person's) gives up.
-    fn resign(&mut self, side: Option<Player>) -> Result<(), ApiError>;
+    fn resign(&mut self, side: Option<Player>) -> Result<(), LiveError>;
     /// The record `play --record` writes, once the game has been played to its end.
-    fn record(&self) -> Result<String, ApiError>;
+    fn record(&self) -> Result<String, LiveError>;
 }
 
 /// A live game of type `G`.
@@ -138,8 +166,8 @@ pub struct Setup {
 
 impl<G: Drawn> Table<G> {
     /// A new game from `start`, its engines playing the champions shared in `champions`.
-    pub fn new(start: G, setup: &Setup, champions: &Champions) -> Result<Table<G>, ApiError> {
-        let seat = |index: usize| -> Result<Seat<G>, ApiError> {
+    pub fn new(start: G, setup: &Setup, champions: &Champions) -> Result<Table<G>, LiveError> {
+        let seat = |index: usize| -> Result<Seat<G>, LiveError> {
             Ok(match &setup.players[index] {
                 None => Seat::Person,
                 Some(spec) => {
@@ -151,7 +179,7 @@ impl<G: Drawn> Table<G> {
         let hint_engine = hint
             .searcher_with(&|path| champions.get(hint, path, &start))?
             .ok_or_else(|| {
-                ApiError::bad_request("the hint engine must search (e.g. heuristic:4)")
+                LiveError::Setting("the hint engine must search (e.g. heuristic:4)".to_string())
             })?;
         Ok(Table {
             seats: [seat(0)?, seat(1)?],
@@ -205,9 +233,9 @@ impl<G: Drawn> Table<G> {
             .find(|&p| self.is_person(p))
     }
 
-    fn check_going_on(&self) -> Result<(), ApiError> {
+    fn check_going_on(&self) -> Result<(), LiveError> {
         if self.over() {
-            Err(ApiError::conflict("the game is over"))
+            Err(LiveError::not_now("the game is over"))
         } else {
             Ok(())
         }
@@ -272,21 +300,21 @@ impl<G: Drawn> LiveGame for Table<G> {
         }
     }
 
-    fn play(&mut self, text: &str, side: Option<Player>) -> Result<(), ApiError> {
+    fn play(&mut self, text: &str, side: Option<Player>) -> Result<(), LiveError> {
         self.check_going_on()?;
         let choosers = self.choosers();
         let side = side_or(side, Some(choosers[0]))?;
         if !choosers.contains(&side) {
-            return Err(ApiError::conflict(format!(
+            return Err(LiveError::not_now(format!(
                 "it is not {}'s turn",
                 self.game().player_name(side)
             )));
         }
         if !self.is_person(side) {
-            return Err(ApiError::conflict("an engine plays that side"));
+            return Err(LiveError::not_now("an engine plays that side"));
         }
         if self.pending[side.index()].is_some() {
-            return Err(ApiError::conflict("that side has already chosen"));
+            return Err(LiveError::not_now("that side has already chosen"));
         }
         let view = self.view_of(side);
         let mv = parse_part(&view, text, side).and_then(|mv| view.play(mv).map(|_| mv))?;
@@ -295,7 +323,7 @@ impl<G: Drawn> LiveGame for Table<G> {
         Ok(())
     }
 
-    fn engine_move(&mut self) -> Result<(), ApiError> {
+    fn engine_move(&mut self) -> Result<(), LiveError> {
         self.check_going_on()?;
         let engines: Vec<Player> = self
             .choosers()
@@ -303,7 +331,7 @@ impl<G: Drawn> LiveGame for Table<G> {
             .filter(|&side| !self.is_person(side) && self.pending[side.index()].is_none())
             .collect();
         if engines.is_empty() {
-            return Err(ApiError::conflict("no engine is to move"));
+            return Err(LiveError::not_now("no engine is to move"));
         }
         for side in engines {
             let view = self.view_of(side);
@@ -317,7 +345,7 @@ impl<G: Drawn> LiveGame for Table<G> {
         Ok(())
     }
 
-    fn undo(&mut self, side: Option<Player>) -> Result<(), ApiError> {
+    fn undo(&mut self, side: Option<Player>) -> Result<(), LiveError> {
         let side = side_or(side, self.first_person())?;
         if self.pending.iter().any(Option::is_some) {
             // A hidden choice at a simultaneous decision is withdrawn first.
@@ -325,19 +353,19 @@ impl<G: Drawn> LiveGame for Table<G> {
             return Ok(());
         }
         if !self.session.undo(side) {
-            return Err(ApiError::conflict("nothing to undo"));
+            return Err(LiveError::not_now("nothing to undo"));
         }
         self.log.truncate(self.session.move_texts().len());
         self.resigned = None;
         Ok(())
     }
 
-    fn hints(&self, side: Option<Player>, seconds: f64) -> Result<Hints, ApiError> {
+    fn hints(&self, side: Option<Player>, seconds: f64) -> Result<Hints, LiveError> {
         self.check_going_on()?;
         let choosers = self.choosers();
         let side = side_or(side, Some(choosers[0]))?;
         if !choosers.contains(&side) {
-            return Err(ApiError::conflict("hints are for a player who chooses now"));
+            return Err(LiveError::not_now("hints are for a player who chooses now"));
         }
         let view = self.view_of(side);
         let table = hints(
@@ -356,7 +384,7 @@ impl<G: Drawn> LiveGame for Table<G> {
         })
     }
 
-    fn resign(&mut self, side: Option<Player>) -> Result<(), ApiError> {
+    fn resign(&mut self, side: Option<Player>) -> Result<(), LiveError> {
         self.check_going_on()?;
         let side = side_or(side, self.first_person())?;
         self.resigned = Some(side);
@@ -364,10 +392,10 @@ impl<G: Drawn> LiveGame for Table<G> {
         Ok(())
     }
 
-    fn record(&self) -> Result<String, ApiError> {
+    fn record(&self) -> Result<String, LiveError> {
         match (self.resigned, self.session.record()) {
             (None, Some(record)) => Ok(record),
-            _ => Err(ApiError::conflict(
+            _ => Err(LiveError::not_now(
                 "only a game played to its end has a record",
             )),
         }
@@ -375,7 +403,7 @@ impl<G: Drawn> LiveGame for Table<G> {
 }
 
 /// The side a request names, else `default`.
-fn side_or(side: Option<Player>, default: Option<Player>) -> Result<Player, ApiError> {
+fn side_or(side: Option<Player>, default: Option<Player>) -> Result<Player, LiveError> {
     side.or(default)
-        .ok_or_else(|| ApiError::conflict("no side given and none applies"))
+        .ok_or_else(|| LiveError::not_now("no side given and none applies"))
 }
