@@ -171,7 +171,6 @@
 
 pub mod arena;
 pub mod champion;
-pub mod cli;
 pub mod csv_rows;
 pub mod eval;
 pub mod evolve;

@@ -33,7 +33,7 @@ fn check_pinned_run(name: &str, flags: &[&str]) {
     ];
     std::fs::remove_dir_all(&dir).unwrap();
     let pinned = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/pinned")
+        .join("../tests/data/pinned")
         .join(name);
     let repin = std::env::var_os("EVOBOARD_REPIN").is_some();
     for (file, actual) in outputs {

@@ -6,17 +6,17 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::{BadInput, CliResult, GameName, configure_threads, with_game};
-use crate::eval::NamedEvaluators;
-use crate::evolve::checkpoint::EvolutionState;
-use crate::experiments::figures::plot_experiment;
-use crate::experiments::plan::{Plan, PlanFile};
-use crate::experiments::ratings::rate_champions;
-use crate::experiments::results::write_results;
-use crate::experiments::runner::{
+use crate::{BadInput, CliResult, GameName, configure_threads, with_game};
+use evoboard::eval::NamedEvaluators;
+use evoboard::evolve::checkpoint::EvolutionState;
+use evoboard::experiments::figures::plot_experiment;
+use evoboard::experiments::plan::{Plan, PlanFile};
+use evoboard::experiments::ratings::rate_champions;
+use evoboard::experiments::results::write_results;
+use evoboard::experiments::runner::{
     ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, open, run_all,
 };
-use crate::farm;
+use evoboard::farm;
 
 /// Largest plan file read.
 const MAX_PLAN_BYTES: u64 = 1 << 20;
@@ -45,7 +45,7 @@ pub struct ExperimentArgs {
 
 pub fn run(args: &ExperimentArgs) -> CliResult {
     configure_threads(usize::from(args.threads))?;
-    let bytes = crate::persist::read_limited(&args.plan, MAX_PLAN_BYTES).map_err(|error| {
+    let bytes = evoboard::persist::read_limited(&args.plan, MAX_PLAN_BYTES).map_err(|error| {
         BadInput(format!(
             "cannot read the plan {}: {error}",
             args.plan.display()
@@ -142,7 +142,7 @@ fn conclude<G: NamedEvaluators>(
     let plots = plot_experiment(plan, &summaries, &curves, &experiment.dir)?;
     print!(
         "{}",
-        crate::experiments::results::summary_markdown(plan, &summaries)
+        evoboard::experiments::results::summary_markdown(plan, &summaries)
     );
     println!(
         "results in {} (results.csv, learning.csv, summary.csv, summary.md, {} plots)",

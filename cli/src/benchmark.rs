@@ -9,15 +9,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::arena::{
+use crate::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use evoboard::arena::{
     AgentSpec, Forfeits, LEAGUE_GAMES, LEAGUE_OPPONENT, SeriesConfig, SeriesStats, SprtResult,
     WinRecord, league_agents, league_score, league_series, play_series, play_sprt,
 };
-use crate::cli::{
-    BadInput, CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game,
-};
-use crate::eval::NamedEvaluators;
-use crate::statistics::{Sprt, Verdict};
+use evoboard::eval::NamedEvaluators;
+use evoboard::statistics::{Sprt, Verdict};
 
 #[derive(Debug, Args)]
 pub struct BenchmarkArgs {

@@ -20,10 +20,10 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 
-use crate::cli::nboard::move_time;
-use crate::cli::{BadInput, CliResult};
-use crate::live;
-use crate::runs;
+use crate::nboard::move_time;
+use crate::{BadInput, CliResult};
+use evoboard::live;
+use evoboard::runs;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::cli::CliResult;
-use crate::report::plot::plot_run;
+use crate::CliResult;
+use evoboard::report::plot::plot_run;
 
 #[derive(Debug, Args)]
 pub struct PlotArgs {

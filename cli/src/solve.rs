@@ -5,12 +5,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::cli::{BadInput, CliResult};
-use crate::games::mancala::{Kalah, MAX_PITS};
-use crate::games::othello::Othello;
-use crate::games::{Game, Notation};
-use crate::search::endgame::{EndgameProgress, MAX_EMPTIES, solve_endgame_within};
-use crate::search::solve::{Progress, solve};
+use crate::{BadInput, CliResult};
+use evoboard::games::mancala::{Kalah, MAX_PITS};
+use evoboard::games::othello::Othello;
+use evoboard::games::{Game, Notation};
+use evoboard::search::endgame::{EndgameProgress, MAX_EMPTIES, solve_endgame_within};
+use evoboard::search::solve::{Progress, solve};
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -38,7 +38,7 @@ pub struct SolveArgs {
     position: Option<String>,
     /// Othello: give up after this many seconds, with the bounds proven so far (26–30
     /// empties can take minutes; progress is shown on stderr meanwhile).
-    #[arg(long, value_parser = crate::cli::nboard::move_time)]
+    #[arg(long, value_parser = crate::nboard::move_time)]
     time_limit: Option<f64>,
 }
 
@@ -128,7 +128,7 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
     };
     let solution = solve_endgame_within(&game, deadline, &mut report)?;
     let seconds = clock.elapsed().as_secs_f64();
-    let side = if game.to_move() == crate::games::Player::First {
+    let side = if game.to_move() == evoboard::games::Player::First {
         "X"
     } else {
         "O"

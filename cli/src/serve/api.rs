@@ -18,14 +18,14 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::arena::AgentSpec;
-use crate::arena::SpecError;
-use crate::arena::spec::AgentKind;
-use crate::cli::{GameName, with_game};
-use crate::games::{GameError, Player};
-use crate::live::champions::Champions;
-use crate::live::{Hints, LiveError, LiveGame, Setup, Table, View};
-use crate::runs::{RunView, RunsDir, RunsError};
+use crate::{GameName, with_game};
+use evoboard::arena::AgentSpec;
+use evoboard::arena::SpecError;
+use evoboard::arena::spec::AgentKind;
+use evoboard::games::{GameError, Player};
+use evoboard::live::champions::Champions;
+use evoboard::live::{Hints, LiveError, LiveGame, Setup, Table, View};
+use evoboard::runs::{RunView, RunsDir, RunsError};
 
 /// Largest request body accepted: a move or a new game's settings are a few hundred bytes.
 pub const MAX_BODY: usize = 4096;
@@ -579,10 +579,10 @@ async fn show_run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mancala::Kalah;
+    use evoboard::games::mancala::Kalah;
 
     fn server(max_games_per_client: usize) -> Server {
-        let populations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("populations");
+        let populations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../populations");
         let limits = Limits {
             move_time: 1.0,
             max_games: 100,

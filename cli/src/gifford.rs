@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use clap::Args;
 use indicatif::ProgressBar;
 
-use crate::arena::spec::UNTIMED_DEPTH;
-use crate::cli::{
+use crate::{
     BadInput, CliResult, MAX_GAMES, MAX_THREADS, check_output_path, configure_threads, write_output,
 };
-use crate::experiments::gifford::{GiffordConfig, PLAYERS, rank_players, ranking_csv, spec_for};
+use evoboard::arena::spec::UNTIMED_DEPTH;
+use evoboard::experiments::gifford::{GiffordConfig, PLAYERS, rank_players, ranking_csv, spec_for};
 
 #[derive(Debug, Args)]
 pub struct GiffordArgs {

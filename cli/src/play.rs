@@ -7,17 +7,17 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::arena::spec::AgentKind;
-use crate::arena::{Agent, AgentSpec, SearchAgent};
-use crate::cli::{
+use crate::{
     BadInput, CliResult, GameName, LineRead, MAX_LINE_BYTES, check_output_path, game_parser,
     position_or_start, read_text_line, with_game, write_output,
 };
-use crate::eval::NamedEvaluators;
-use crate::games::joint::{gather_move, is_joint, parse_part};
-use crate::games::{Describe, Game, GameError, Player};
-use crate::rng::rng_for;
-use crate::session::{Session, announce, hints, legal_parts};
+use evoboard::arena::spec::AgentKind;
+use evoboard::arena::{Agent, AgentSpec, SearchAgent};
+use evoboard::eval::NamedEvaluators;
+use evoboard::games::joint::{gather_move, is_joint, parse_part};
+use evoboard::games::{Describe, Game, GameError, Player};
+use evoboard::rng::rng_for;
+use evoboard::session::{Session, announce, hints, legal_parts};
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -100,7 +100,7 @@ impl From<std::io::Error> for Stop {
 struct Terminal<'a, G: Game, I, O> {
     args: &'a PlayArgs,
     hint_engine: &'a SearchAgent<G>,
-    rng: crate::rng::GameRng,
+    rng: evoboard::rng::GameRng,
     input: &'a mut I,
     out: &'a mut O,
 }

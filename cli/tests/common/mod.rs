@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 /// The shipped Othello champion, by absolute path (the binary runs elsewhere).
 pub const SHIPPED_OTHELLO_CHAMPION: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/populations/othello/champion.evo"
+    "/../populations/othello/champion.evo"
 );
 
 /// Runs the binary from the temporary directory, so that files it writes by default

@@ -7,15 +7,15 @@ use clap::Args;
 use indicatif::ProgressBar;
 use serde_json::json;
 
-use crate::arena::AgentSpec;
-use crate::arena::tables::{summary_columns, tournament_csv};
-use crate::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
-use crate::cli::{
+use crate::{
     BadInput, CliResult, GameName, SeriesArgs, check_output_path, configure_threads, game_parser,
     with_game, write_output,
 };
-use crate::eval::NamedEvaluators;
-use crate::statistics::{Ratings, rate};
+use evoboard::arena::AgentSpec;
+use evoboard::arena::tables::{summary_columns, tournament_csv};
+use evoboard::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
+use evoboard::eval::NamedEvaluators;
+use evoboard::statistics::{Ratings, rate};
 
 #[derive(Debug, Args)]
 pub struct TournamentArgs {

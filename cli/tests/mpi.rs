@@ -232,7 +232,7 @@ fn a_command_that_does_not_spread_is_refused_once() {
 /// each): the files of the experiment run by one process, and a second start refused once.
 #[test]
 fn an_experiment_over_three_processes_equals_one_process() {
-    let plan = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/smoke.toml");
+    let plan = concat!(env!("CARGO_MANIFEST_DIR"), "/../experiments/smoke.toml");
     let dir = temp_dir("mpi-experiment");
     let (one, spread) = (dir.join("one"), dir.join("spread"));
     succeeded(

@@ -8,19 +8,19 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::arena::random_openings;
-use crate::cli::{CliResult, GameName, game_parser, with_game};
-use crate::eval::NamedEvaluators;
-use crate::eval::neural::NeuralEvaluator;
-use crate::evolve::architecture_for;
-use crate::evolve::config::{EvolveConfig, Preset};
-use crate::evolve::league::{league_games, play_league};
-use crate::evolve::population::founders;
-use crate::games::Perft;
-use crate::learn::td::{GameSetup, Opponent, TdSettings, train};
-use crate::nn::Architecture;
-use crate::rng::rng_for;
-use crate::search::search;
+use crate::{CliResult, GameName, game_parser, with_game};
+use evoboard::arena::random_openings;
+use evoboard::eval::NamedEvaluators;
+use evoboard::eval::neural::NeuralEvaluator;
+use evoboard::evolve::architecture_for;
+use evoboard::evolve::config::{EvolveConfig, Preset};
+use evoboard::evolve::league::{league_games, play_league};
+use evoboard::evolve::population::founders;
+use evoboard::games::Perft;
+use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+use evoboard::nn::Architecture;
+use evoboard::rng::rng_for;
+use evoboard::search::search;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {

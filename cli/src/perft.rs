@@ -2,8 +2,8 @@
 
 use clap::Args;
 
-use crate::cli::{CliResult, GameName, game_parser, position_or_start, with_game};
-use crate::games::Perft;
+use crate::{CliResult, GameName, game_parser, position_or_start, with_game};
+use evoboard::games::Perft;
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {

@@ -88,7 +88,7 @@ fn refuses_positions_with_too_many_empties() {
 /// FFO test positions #40–#49 (FForum, Fédération Française d'Othello): number, position,
 /// empties, exact disc difference for the side to move, and every best move.
 fn ffo_positions() -> Vec<(u32, Othello, u32, i32, Vec<Move>)> {
-    include_str!("data/ffo-40-49.tsv")
+    include_str!("../../tests/data/ffo-40-49.tsv")
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .map(|line| {

@@ -284,7 +284,7 @@ async fn play_kalah(client: &Client, url: &str) -> Vec<u8> {
 #[test]
 #[ignore = "needs chromium and chromedriver; .ci/run installs them and runs it"]
 fn kalah_against_random_by_clicking_in_headless_chromium() {
-    let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("populations");
+    let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../populations");
     let server = Served::start(&runs, &[]);
     let (_driver, port) = start_driver();
     let profile = std::env::temp_dir().join(format!("evoboard-chromium-{}", std::process::id()));

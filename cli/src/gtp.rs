@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::arena::AgentSpec;
-use crate::cli::nboard::move_time;
-use crate::cli::{CliResult, LineRead, MAX_LINE_BYTES, read_text_line};
-use crate::games::othello::{Move, Othello};
-use crate::games::{Game, MoveList, Notation, Player};
-use crate::rng::rng_for;
-use crate::search::Limits;
+use crate::nboard::move_time;
+use crate::{CliResult, LineRead, MAX_LINE_BYTES, read_text_line};
+use evoboard::arena::AgentSpec;
+use evoboard::games::othello::{Move, Othello};
+use evoboard::games::{Game, MoveList, Notation, Player};
+use evoboard::rng::rng_for;
+use evoboard::search::Limits;
 
 #[derive(Debug, Args)]
 pub struct GtpArgs {

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::arena::SeriesConfig;
-use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
-use crate::eval::NamedEvaluators;
-use crate::experiments::prune::{PruneConfig, PruneStudy};
+use crate::{CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use evoboard::arena::SeriesConfig;
+use evoboard::eval::NamedEvaluators;
+use evoboard::experiments::prune::{PruneConfig, PruneStudy};
 
 #[derive(Debug, Args)]
 pub struct PruneArgs {
@@ -37,10 +37,10 @@ pub struct PruneArgs {
 
 pub fn run(args: &PruneArgs) -> CliResult {
     if args.widths.contains(&0) {
-        return Err(crate::cli::BadInput("--widths must all be at least 1".to_string()).into());
+        return Err(crate::BadInput("--widths must all be at least 1".to_string()).into());
     }
     if matches!(args.game, GameName::Othello) {
-        return Err(crate::cli::BadInput(
+        return Err(crate::BadInput(
             "prune studies seed 000's MM, a search on the store difference: --game must be \
              kalah, oware, congklak or congkak"
                 .to_string(),

@@ -25,12 +25,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::arena::{Agent, AgentSpec, SearchAgent};
-use crate::cli::{CliResult, LineRead, MAX_LINE_BYTES, read_text_line};
-use crate::games::othello::{Move, Othello, parse_ggf};
-use crate::games::{Game, Notation};
-use crate::rng::rng_for;
-use crate::search::{Limits, WIN_VALUE};
+use crate::{CliResult, LineRead, MAX_LINE_BYTES, read_text_line};
+use evoboard::arena::{Agent, AgentSpec, SearchAgent};
+use evoboard::games::othello::{Move, Othello, parse_ggf};
+use evoboard::games::{Game, Notation};
+use evoboard::rng::rng_for;
+use evoboard::search::{Limits, WIN_VALUE};
 
 #[derive(Debug, Args)]
 pub struct NboardArgs {
@@ -98,7 +98,7 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input> {
 struct Engine {
     game: Othello,
     searcher: Option<SearchAgent<Othello>>,
-    rng: crate::rng::GameRng,
+    rng: evoboard::rng::GameRng,
     /// Longest think per search.
     move_time: Duration,
 }
@@ -195,7 +195,7 @@ pub fn serve(
                         if let (Some(searcher), Ok(depth)) =
                             (engine.searcher.as_mut(), value.trim().parse::<u32>())
                         {
-                            searcher.depth = depth.clamp(1, crate::search::MAX_DEPTH);
+                            searcher.depth = depth.clamp(1, evoboard::search::MAX_DEPTH);
                         }
                     }
                     "game" => match parse_ggf(value) {
@@ -297,13 +297,13 @@ impl Engine {
                 (result.best.unwrap_or(Move::PASS), in_discs(result.value))
             }
             None => {
-                let mut moves = crate::games::MoveList::new();
+                let mut moves = evoboard::games::MoveList::new();
                 self.game.legal_moves(&mut moves);
                 if moves.is_empty() {
                     return (Move::PASS, 0.0);
                 }
                 (
-                    crate::arena::RandomAgent.choose(&self.game, &mut self.rng),
+                    evoboard::arena::RandomAgent.choose(&self.game, &mut self.rng),
                     0.0,
                 )
             }

@@ -16,7 +16,7 @@ fn runs_dir(tag: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&root);
     let run = root.join("runs/kalah");
     std::fs::create_dir_all(&run).unwrap();
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("populations/kalah");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../populations/kalah");
     for file in ["stats.csv", "run.json", "champion.evo"] {
         std::fs::copy(shipped.join(file), run.join(file)).unwrap();
     }
@@ -729,7 +729,7 @@ fn a_self_play_run_shows_no_fitness_or_diversity_and_a_population_both() {
     let runs = root.join("runs");
     let modern = runs.join("othello-modern");
     std::fs::create_dir_all(&modern).unwrap();
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("populations/othello-modern");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../populations/othello-modern");
     for file in ["stats.csv", "run.json"] {
         std::fs::copy(shipped.join(file), modern.join(file)).unwrap();
     }

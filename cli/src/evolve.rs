@@ -7,17 +7,17 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::plot::default_plot_dir;
-use crate::cli::{
+use crate::plot::default_plot_dir;
+use crate::{
     BadInput, CliResult, GameName, MAX_THREADS, configure_threads, game_parser, recorded_game,
     with_game,
 };
-use crate::eval::NamedEvaluators;
-use crate::evolve::checkpoint::{EvolutionState, RunDir};
-use crate::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};
-use crate::evolve::{Evolution, Observer, benchmark_specs};
-use crate::farm;
-use crate::report::plot::{Shown, plot_run};
+use evoboard::eval::NamedEvaluators;
+use evoboard::evolve::checkpoint::{EvolutionState, RunDir};
+use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};
+use evoboard::evolve::{Evolution, Observer, benchmark_specs};
+use evoboard::farm;
+use evoboard::report::plot::{Shown, plot_run};
 
 /// Evolve neural evaluators (seed 004). Each generation plays a league of P·(P−1) games
 /// (cost grows as P²: use --league-sample K for large populations), benchmarks its best
@@ -452,7 +452,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
             ))
         })?;
         // Drawings a killed run left half-written.
-        crate::persist::remove_stale_temp_files(dir);
+        evoboard::persist::remove_stale_temp_files(dir);
     }
     let started = open_run(start, args, config, &out);
     if started.is_err() {

@@ -1,8 +1,11 @@
-//! Command-line interface: clap definitions, per-command runners, and the mapping of
-//! errors to exit codes (2 for bad input, 1 for anything else).
+//! The `evoboard` command line: clap definitions, per-command runners, and the mapping of
+//! errors to exit codes. Errors print as one line on stderr; bad input exits 2, other
+//! failures exit 1. The commands' work is the `evoboard` library's; this crate parses,
+//! wires and prints.
 
 mod bench;
 mod benchmark;
+mod error;
 mod evolve;
 mod experiment;
 mod gifford;
@@ -11,27 +14,83 @@ mod nboard;
 mod panel;
 mod perft;
 mod play;
-pub(crate) mod plot;
+mod plot;
 mod prune;
 mod ratings;
+#[cfg(feature = "serve")]
 mod serve;
 mod show;
 mod solve;
 mod tournament;
 
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
-use crate::arena::{OpeningError, SpecError};
-use crate::eval::EvaluatorError;
-use crate::evolve::EvolveError;
-use crate::experiments::ExperimentError;
-use crate::games::{GameError, Notation};
-use crate::nn::TopologyError;
-use crate::persist::PersistError;
-use crate::report::plot::PlotError;
-use crate::search::endgame::EndgameError;
-use crate::search::solve::SolveError;
-use crate::statistics::RatingError;
+use evoboard::games::{GameError, Notation};
+
+pub use error::{BadInput, CliError, CliResult};
+
+fn main() -> ExitCode {
+    restore_default_sigpipe();
+    // Under an MPI launcher (built with the `mpi` feature), join the job first, so that
+    // only its leader prints.
+    let launch = evoboard::farm::launch();
+    let cli = match Cli::parse_args() {
+        Ok(cli) => cli,
+        // --help and --version; a bare `evoboard` prints the help (exit 2) as it is.
+        Err(error)
+            if !error.use_stderr()
+                || error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            error.exit()
+        }
+        Err(error) => {
+            // clap spreads an error over several lines (tips, usage); keep it to one.
+            let rendered = error.render().to_string();
+            let message: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .filter(|line| {
+                    !line.is_empty()
+                        && !line.starts_with("Usage:")
+                        && !line.starts_with("For more information")
+                })
+                .collect();
+            return launch.fail(2, &format!("{} (see --help)", message.join(" ")));
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            // One line, even when the offending input itself contains line breaks.
+            let message: String = error
+                .to_string()
+                .chars()
+                .flat_map(|c| {
+                    let escaped: Vec<char> = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        vec![c]
+                    };
+                    escaped
+                })
+                .collect();
+            launch.fail(error.exit_code(), &format!("error: {message}"))
+        }
+    }
+}
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`evoboard bench | head`) would
+/// panic; restoring the default lets the process end quietly like other Unix tools.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
 
 /// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
 #[derive(Debug, Parser)]
@@ -121,11 +180,12 @@ pub enum Command {
     /// Measure engine speed: perft and alpha-beta nodes per second.
     Bench(bench::BenchArgs),
     /// A local web page: play every game against any engine, and watch runs evolve live.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
 }
 
-pub use crate::games::GameName;
-pub(crate) use crate::with_game;
+pub use evoboard::games::GameName;
+pub(crate) use evoboard::with_game;
 
 /// Parses `--game`: the library's names of the games (and their aliases), listed in
 /// `--help` with what each game is.
@@ -154,7 +214,7 @@ pub(crate) fn game_parser() -> impl clap::builder::TypedValueParser<Value = Game
 }
 
 /// The game the run in `run` records in its `run.json`.
-pub(crate) fn recorded_game(run: &crate::evolve::checkpoint::RunDir) -> CliResult<GameName> {
+pub(crate) fn recorded_game(run: &evoboard::evolve::checkpoint::RunDir) -> CliResult<GameName> {
     let recorded = run.read_info()?.game;
     recorded.parse().map_err(|_| {
         BadInput(format!(
@@ -199,11 +259,6 @@ fn even_games(text: &str) -> Result<u32, String> {
     Ok(games)
 }
 
-/// Input the user got wrong, found by a command (not by a parser with its own error type).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct BadInput(pub String);
-
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> CliResult {
     let spreads = matches!(
@@ -214,7 +269,7 @@ pub fn run(cli: Cli) -> CliResult {
             | Command::Tournament(_)
             | Command::Experiment(_)
     );
-    if !spreads && crate::farm::process_count() > 1 {
+    if !spreads && evoboard::farm::process_count() > 1 {
         return Err(BadInput(
             "only evolve, benchmark, panel, tournament and experiment run over MPI: run this command without mpirun"
                 .to_string(),
@@ -238,101 +293,13 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Experiment(args) => experiment::run(&args),
         Command::Ratings(args) => ratings::run(&args),
         Command::Bench(args) => bench::run(&args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&args),
     }
 }
 
-/// A command's failure, sorted by who is to blame; the exit code follows from the sort.
-/// Every error type a command can meet is sorted below, and there is no catch-all
-/// conversion: `?` on an error type that has not been sorted does not compile.
-#[derive(Debug)]
-pub enum CliError {
-    /// The user's input was wrong: a position, move, spec, flag value or file (exit 2).
-    Input(Box<dyn std::error::Error + Send + Sync>),
-    /// Anything else: the machine, the file system, a fault of ours (exit 1).
-    Failure(Box<dyn std::error::Error + Send + Sync>),
-}
-
-/// What every command returns.
-pub type CliResult<T = ()> = Result<T, CliError>;
-
-impl CliError {
-    /// The process's exit status for this failure.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            CliError::Input(_) => 2,
-            CliError::Failure(_) => 1,
-        }
-    }
-}
-
-/// The error and each of its causes, joined by ": ".
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (CliError::Input(error) | CliError::Failure(error)) = self;
-        write!(f, "{error}")?;
-        let mut cause = error.source();
-        while let Some(next) = cause {
-            write!(f, ": {next}")?;
-            cause = next.source();
-        }
-        Ok(())
-    }
-}
-
-/// Sorts error types: each listed type converts into the variant named.
-macro_rules! blame {
-    ($variant:ident: $($error:ty),+ $(,)?) => {
-        $(impl From<$error> for CliError {
-            fn from(error: $error) -> CliError {
-                CliError::$variant(Box::new(error))
-            }
-        })+
-    };
-}
-
-blame!(
-    Input: BadInput,
-    GameError,
-    SpecError,
-    EvaluatorError,
-    OpeningError,
-    TopologyError,
-    RatingError,
-);
-blame!(
-    Failure: std::io::Error,
-    serde_json::Error,
-    indicatif::style::TemplateError,
-    rayon::ThreadPoolBuildError,
-);
-
-/// Sorts error types that know themselves whether the input was at fault.
-macro_rules! blame_by_kind {
-    ($($error:ty),+) => {
-        $(impl From<$error> for CliError {
-            fn from(error: $error) -> CliError {
-                if error.is_bad_input() {
-                    CliError::Input(Box::new(error))
-                } else {
-                    CliError::Failure(Box::new(error))
-                }
-            }
-        })+
-    };
-}
-
-blame_by_kind!(
-    PlotError,
-    EvolveError,
-    PersistError,
-    SolveError,
-    EndgameError,
-    ExperimentError
-);
-
 /// Most games a command plays per series: a guard against typos that would run for days.
-pub const MAX_GAMES: i64 = crate::arena::MAX_SERIES_GAMES as i64;
+pub const MAX_GAMES: i64 = evoboard::arena::MAX_SERIES_GAMES as i64;
 
 /// Most worker threads a command accepts: far above any core count, far below what
 /// exhausts the process's memory for stacks.
@@ -352,7 +319,7 @@ pub(crate) fn configure_threads(threads: usize) -> CliResult {
 /// must exist and `path` must not be a directory. `what` names the output in the message.
 /// Only the leader of an MPI job writes, so only it checks.
 pub(crate) fn check_output_path(path: &std::path::Path, what: &str) -> Result<(), BadInput> {
-    if !crate::farm::is_leader() {
+    if !evoboard::farm::is_leader() {
         return Ok(());
     }
     let directory = match path.parent() {
@@ -375,16 +342,16 @@ pub(crate) fn check_output_path(path: &std::path::Path, what: &str) -> Result<()
 /// Writes an output file atomically, naming it if that fails (in an MPI job, the leader
 /// alone writes).
 pub(crate) fn write_output(path: &std::path::Path, bytes: &[u8]) -> CliResult {
-    if !crate::farm::is_leader() {
+    if !evoboard::farm::is_leader() {
         return Ok(());
     }
-    crate::persist::write_atomic(path, bytes).map_err(|error| {
+    evoboard::persist::write_atomic(path, bytes).map_err(|error| {
         let message = format!("cannot write {}: {error}", path.display());
         CliError::Failure(message.into())
     })
 }
 
-pub(crate) use crate::persist::{LineRead, MAX_LINE_BYTES, read_text_line};
+pub(crate) use evoboard::persist::{LineRead, MAX_LINE_BYTES, read_text_line};
 
 /// Reads a position string, or the start position when none is given.
 pub(crate) fn position_or_start<G: Notation>(

@@ -3,9 +3,9 @@
 use clap::Args;
 use serde_json::json;
 
-use crate::cli::{CliResult, GameName, game_parser, position_or_start, with_game};
-use crate::games::joint::is_joint;
-use crate::games::{Describe, GameError, MoveList, Notation, Outcome, Player};
+use crate::{CliResult, GameName, game_parser, position_or_start, with_game};
+use evoboard::games::joint::is_joint;
+use evoboard::games::{Describe, GameError, MoveList, Notation, Outcome, Player};
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::plot::default_plot_dir;
-use crate::cli::{CliResult, SeriesArgs, configure_threads, recorded_game, with_game};
-use crate::eval::NamedEvaluators;
-use crate::evolve::checkpoint::RunDir;
-use crate::experiments::generations::{Gauntlet, rate_generations};
-use crate::report::plot::plot_run;
+use crate::plot::default_plot_dir;
+use crate::{CliResult, SeriesArgs, configure_threads, recorded_game, with_game};
+use evoboard::eval::NamedEvaluators;
+use evoboard::evolve::checkpoint::RunDir;
+use evoboard::experiments::generations::{Gauntlet, rate_generations};
+use evoboard::report::plot::plot_run;
 
 #[derive(Debug, Args)]
 pub struct RatingsArgs {

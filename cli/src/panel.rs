@@ -6,12 +6,12 @@
 use clap::Args;
 use serde_json::json;
 
-use crate::arena::panel::pooled;
-use crate::arena::spec::UNTIMED_DEPTH;
-use crate::arena::{AgentSpec, Forfeits, PanelRow, SeriesConfig, panel_opponents, play_panel};
-use crate::cli::benchmark::{RecordColumns, games_progress};
-use crate::cli::{CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
-use crate::eval::NamedEvaluators;
+use crate::benchmark::{RecordColumns, games_progress};
+use crate::{CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use evoboard::arena::panel::pooled;
+use evoboard::arena::spec::UNTIMED_DEPTH;
+use evoboard::arena::{AgentSpec, Forfeits, PanelRow, SeriesConfig, panel_opponents, play_panel};
+use evoboard::eval::NamedEvaluators;
 
 #[derive(Debug, Args)]
 pub struct PanelArgs {

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The smoke plan of `experiments/`, by absolute path.
-const SMOKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/smoke.toml");
+const SMOKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../experiments/smoke.toml");
 
 fn experiment(args: &[&str]) -> std::process::Output {
     let mut all = vec!["experiment"];
