@@ -316,33 +316,21 @@ impl RunLock {
             .truncate(false)
             .open(&path)
             .map_err(failed)?;
-        if !try_lock(&file) {
-            let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
-            return Err(EvolveError::Locked {
-                dir: dir.display().to_string(),
-                holder: holder.trim().to_string(),
-            });
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = file.read_to_string(&mut holder);
+                return Err(EvolveError::Locked {
+                    dir: dir.display().to_string(),
+                    holder: holder.trim().to_string(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(error)) => return Err(failed(error)),
         }
         file.set_len(0).map_err(failed)?;
         file.rewind().map_err(failed)?;
         writeln!(file, "{}", std::process::id()).map_err(failed)?;
         Ok(RunLock { _file: file })
-    }
-}
-
-/// Takes an exclusive advisory lock on `file` without waiting (Unix; elsewhere runs are
-/// not locked).
-fn try_lock(file: &std::fs::File) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: flock on a descriptor this process owns; it changes no memory.
-        unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = file;
-        true
     }
 }
