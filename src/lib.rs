@@ -177,6 +177,7 @@ pub mod evolve;
 pub mod experiments;
 pub mod farm;
 pub mod games;
+pub mod interrupt;
 pub mod learn;
 pub mod live;
 pub mod nn;

@@ -27,6 +27,8 @@ pub enum CliError {
     Input(Box<dyn std::error::Error + Send + Sync>),
     /// Anything else: the machine, the file system, a fault of ours (exit 1).
     Failure(Box<dyn std::error::Error + Send + Sync>),
+    /// Ctrl-C stopped the work; the line says how to continue it (exit 130).
+    Interrupted(String),
 }
 
 /// What every command returns.
@@ -38,6 +40,7 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Failure(_) => 1,
+            CliError::Interrupted(_) => crate::stop::INTERRUPTED,
         }
     }
 }
@@ -45,7 +48,12 @@ impl CliError {
 /// The error and each of its causes, joined by ": ".
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (CliError::Input(error) | CliError::Failure(error)) = self;
+        let (CliError::Input(error) | CliError::Failure(error)) = self else {
+            let CliError::Interrupted(line) = self else {
+                unreachable!("every other variant holds an error")
+            };
+            return write!(f, "{line}");
+        };
         write!(f, "{error}")?;
         let mut cause = error.source();
         while let Some(next) = cause {

@@ -15,7 +15,9 @@ use crate::{
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::{EvolutionState, RunDir};
 use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};
-use evoboard::evolve::{Evolution, Observer, benchmark_specs};
+use evoboard::evolve::{Evolution, EvolveError, Observer, benchmark_specs};
+
+use crate::stop::{as_started, interrupted, stop_on_ctrl_c};
 use evoboard::farm;
 use evoboard::report::plot::{Shown, plot_run};
 
@@ -212,71 +214,14 @@ fn open_run<G: NamedEvaluators>(
     Ok(evolution)
 }
 
-/// What Ctrl-C prints before the process ends (set once, read by the signal handler).
-static INTERRUPT_MESSAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// On Ctrl-C (SIGINT), says how to continue the run and ends with status 130. Every file
-/// of the run is written atomically, so stopping at any instant loses nothing but the
-/// generation under way.
-fn say_how_to_resume_on_interrupt(out: &std::path::Path) {
-    let program = std::env::args_os()
-        .next()
-        .unwrap_or_else(|| "evoboard".into());
-    let by_cargo = std::env::var_os("CARGO").is_some();
-    let message = format!(
-        "\ninterrupted: continue with `{}`\n",
-        resume_command(Path::new(&program), by_cargo, out)
-    );
-    if INTERRUPT_MESSAGE.set(message).is_err() {
-        return;
-    }
-    #[cfg(unix)]
-    {
-        extern "C" fn on_interrupt(_: libc::c_int) {
-            if let Some(message) = INTERRUPT_MESSAGE.get() {
-                // SAFETY: write(2) and _exit(2) are async-signal-safe; the message is a
-                // string set before the handler was installed and never changed.
-                unsafe {
-                    libc::write(2, message.as_ptr().cast(), message.len());
-                }
-            }
-            // SAFETY: as above.
-            unsafe { libc::_exit(130) }
-        }
-        // SAFETY: installs a handler that only calls async-signal-safe functions.
-        unsafe {
-            libc::signal(
-                libc::SIGINT,
-                on_interrupt as extern "C" fn(libc::c_int) as *const () as libc::sighandler_t,
-            );
-        }
-    }
+/// The command that continues the run in `out`, written the way this process was started.
+fn how_to_resume(out: &Path) -> String {
+    as_started(&resume_args(out))
 }
 
-/// The command that continues the run in `out`, written the way this process was started
-/// (`program` being its first argument): with the program as the user typed it (a path,
-/// or a name the shell found on the PATH), or as `cargo run` when cargo (`by_cargo`)
-/// started a binary of its target directory, which is not on the PATH.
-fn resume_command(program: &Path, by_cargo: bool, out: &Path) -> String {
-    let resume = format!("evolve --out {} --resume", out.display());
-    // target/PROFILE/evoboard, or target/TRIPLE/PROFILE/evoboard when cross-compiled.
-    let profile = program.parent().and_then(|dir| {
-        let in_target = |d: &Path| d.file_name().is_some_and(|name| name == "target");
-        let above = dir.parent()?;
-        let target = in_target(above) || above.parent().is_some_and(in_target);
-        target.then(|| dir.file_name()?.to_str()).flatten()
-    });
-    match profile {
-        Some(profile) if by_cargo => {
-            let flags = match profile {
-                "release" => " --release".to_string(),
-                "debug" => String::new(),
-                other => format!(" --profile {other}"),
-            };
-            format!("cargo run{flags} -- {resume}")
-        }
-        _ => format!("{} {resume}", program.display()),
-    }
+/// The arguments that continue the run in `out`.
+fn resume_args(out: &Path) -> String {
+    format!("evolve --out {} --resume", out.display())
 }
 
 /// "1 generation", "N generations".
@@ -467,7 +412,7 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
     }
     let mut evolution = started?;
     farm::publish(&(game, evolution.state()));
-    say_how_to_resume_on_interrupt(&out);
+    stop_on_ctrl_c()?;
     let state = evolution.state();
     if state.is_complete() {
         println!(
@@ -503,7 +448,11 @@ fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
     }
     let opponent = benchmark_specs::<G>(&state.config).remove(0);
     let progress = GenerationProgress::new(out.clone(), plots.clone(), opponent);
-    evolution.run(&progress)?;
+    match evolution.run(&progress) {
+        // Under MPI, any process may have been asked to stop: they stop together.
+        Err(EvolveError::Interrupted(_)) => return Err(interrupted(&how_to_resume(&out))),
+        other => other?,
+    }
     if let Some(dir) = &plots
         && evolution.state().generation > 0
     {
@@ -548,8 +497,11 @@ fn follow<G: NamedEvaluators>(start: G, state: EvolutionState) -> CliResult {
     if state.is_complete() {
         return Ok(());
     }
-    Evolution::follow(start, state)?.run(&Quiet)?;
-    Ok(())
+    match Evolution::follow(start, state)?.run(&Quiet) {
+        // The leader says how to continue.
+        Err(EvolveError::Interrupted(_)) => Ok(()),
+        other => Ok(other?),
+    }
 }
 
 /// Progress bar over a generation's games, one summary line per generation, and plots
@@ -669,14 +621,16 @@ impl Observer for GenerationProgress {
 
 #[cfg(test)]
 mod tests {
-    use super::resume_command;
+    use super::resume_args;
+    use crate::stop::command_line;
     use std::path::Path;
 
     #[test]
     fn the_resume_hint_repeats_how_the_program_was_started() {
         let out = Path::new("populations/run");
-        let hint =
-            |program: &str, by_cargo: bool| resume_command(Path::new(program), by_cargo, out);
+        let hint = |program: &str, by_cargo: bool| {
+            command_line(Path::new(program), by_cargo, &resume_args(out))
+        };
         let resume = "evolve --out populations/run --resume";
         // Found on the PATH, or given by a path: as the user typed it.
         assert_eq!(hint("evoboard", false), format!("evoboard {resume}"));

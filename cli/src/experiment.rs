@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::stop::{as_started, stop_on_ctrl_c, unless_interrupted};
+
 use crate::{BadInput, CliResult, GameName, configure_threads, with_game};
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::EvolutionState;
@@ -98,6 +100,7 @@ fn experiment<G: NamedEvaluators>(
     if farm::is_leader() {
         say_what_runs(args, &plan, out);
     }
+    stop_on_ctrl_c()?;
     let progress = RunsProgress;
     let runs = run_all(
         &start,
@@ -110,7 +113,13 @@ fn experiment<G: NamedEvaluators>(
         // The leader has every run's outcome too, and reports it.
         return Ok(());
     }
-    let runs = runs?;
+    let runs = unless_interrupted(runs, || {
+        as_started(&format!(
+            "experiment {} --out {} --resume",
+            args.plan.display(),
+            out.display()
+        ))
+    })?;
     // The other processes are done: what is left is the leader's, on its own threads.
     farm::alone(|| conclude(&start, &plan, &experiment, runs))
 }

@@ -21,6 +21,7 @@ mod ratings;
 mod serve;
 mod show;
 mod solve;
+mod stop;
 mod tournament;
 
 use std::process::ExitCode;
@@ -63,6 +64,8 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // Below the progress bar the work left on the terminal.
+        Err(CliError::Interrupted(line)) => launch.fail(stop::INTERRUPTED, &format!("\n{line}")),
         Err(error) => {
             // One line, even when the offending input itself contains line breaks.
             let message: String = error
