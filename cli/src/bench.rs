@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::{CliResult, GameName, game_parser, with_game};
+use crate::common::{GameName, game_parser, with_game};
+use crate::error::CliResult;
 use evoboard::arena::random_openings;
 use evoboard::eval::NamedEvaluators;
 use evoboard::eval::neural::NeuralEvaluator;

@@ -9,7 +9,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::{BadInput, CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::common::{GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::error::{BadInput, CliResult};
 use evoboard::arena::{
     AgentSpec, Forfeits, LEAGUE_GAMES, LEAGUE_OPPONENT, SeriesConfig, SeriesStats, SprtResult,
     WinRecord, league_agents, league_score, league_series, play_series, play_sprt,

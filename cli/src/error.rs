@@ -13,6 +13,9 @@ use evoboard::search::endgame::EndgameError;
 use evoboard::search::solve::SolveError;
 use evoboard::statistics::RatingError;
 
+/// The status of a process that Ctrl-C stopped, as for a process a signal ended.
+pub const INTERRUPTED: u8 = 130;
+
 /// Input the user got wrong, found by a command (not by a parser with its own error type).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -40,7 +43,7 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Failure(_) => 1,
-            CliError::Interrupted(_) => crate::stop::INTERRUPTED,
+            CliError::Interrupted(_) => INTERRUPTED,
         }
     }
 }

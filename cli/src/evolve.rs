@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::plot::default_plot_dir;
-use crate::{
-    BadInput, CliResult, GameName, MAX_THREADS, configure_threads, game_parser, recorded_game,
-    with_game,
+use crate::common::{
+    GameName, MAX_THREADS, configure_threads, game_parser, recorded_game, with_game,
 };
+use crate::error::{BadInput, CliResult};
+use crate::plot::default_plot_dir;
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::{EvolutionState, RunDir};
 use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};

@@ -8,7 +8,8 @@ use clap::Args;
 
 use crate::stop::{as_started, stop_on_ctrl_c, unless_interrupted};
 
-use crate::{BadInput, CliResult, GameName, configure_threads, with_game};
+use crate::common::{GameName, configure_threads, with_game};
+use crate::error::{BadInput, CliResult};
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::EvolutionState;
 use evoboard::experiments::figures::plot_experiment;

@@ -6,9 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use indicatif::ProgressBar;
 
-use crate::{
-    BadInput, CliResult, MAX_GAMES, MAX_THREADS, check_output_path, configure_threads, write_output,
-};
+use crate::common::{MAX_GAMES, MAX_THREADS, check_output_path, configure_threads, write_output};
+use crate::error::{BadInput, CliResult};
 use evoboard::arena::spec::UNTIMED_DEPTH;
 use evoboard::experiments::gifford::{GiffordConfig, PLAYERS, rank_players, ranking_csv, spec_for};
 

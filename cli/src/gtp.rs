@@ -17,8 +17,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::common::{LineRead, MAX_LINE_BYTES, read_text_line};
+use crate::error::CliResult;
 use crate::nboard::move_time;
-use crate::{CliResult, LineRead, MAX_LINE_BYTES, read_text_line};
 use evoboard::arena::AgentSpec;
 use evoboard::games::othello::{Move, Othello};
 use evoboard::games::{Game, MoveList, Notation, Player};

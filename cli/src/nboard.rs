@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::{CliResult, LineRead, MAX_LINE_BYTES, read_text_line};
+use crate::common::{LineRead, MAX_LINE_BYTES, read_text_line};
+use crate::error::CliResult;
 use evoboard::arena::{Agent, AgentSpec, SearchAgent};
 use evoboard::games::othello::{Move, Othello, parse_ggf};
 use evoboard::games::{Game, Notation};

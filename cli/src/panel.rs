@@ -7,7 +7,8 @@ use clap::Args;
 use serde_json::json;
 
 use crate::benchmark::{RecordColumns, games_progress};
-use crate::{CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::common::{GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::error::CliResult;
 use evoboard::arena::panel::pooled;
 use evoboard::arena::spec::UNTIMED_DEPTH;
 use evoboard::arena::{AgentSpec, Forfeits, PanelRow, SeriesConfig, panel_opponents, play_panel};

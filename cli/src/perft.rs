@@ -2,7 +2,8 @@
 
 use clap::Args;
 
-use crate::{CliResult, GameName, game_parser, position_or_start, with_game};
+use crate::common::{GameName, game_parser, position_or_start, with_game};
+use crate::error::CliResult;
 use evoboard::games::Perft;
 
 #[derive(Debug, Args)]

@@ -7,10 +7,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::{
-    BadInput, CliResult, GameName, LineRead, MAX_LINE_BYTES, check_output_path, game_parser,
-    position_or_start, read_text_line, with_game, write_output,
+use crate::common::{
+    GameName, LineRead, MAX_LINE_BYTES, check_output_path, game_parser, position_or_start,
+    read_text_line, with_game, write_output,
 };
+use crate::error::{BadInput, CliResult};
 use evoboard::arena::spec::AgentKind;
 use evoboard::arena::{Agent, AgentSpec, SearchAgent};
 use evoboard::eval::NamedEvaluators;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::CliResult;
+use crate::error::CliResult;
 use evoboard::report::plot::plot_run;
 
 #[derive(Debug, Args)]

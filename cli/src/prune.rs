@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::{CliResult, GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::common::{GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::error::CliResult;
 use evoboard::arena::SeriesConfig;
 use evoboard::eval::NamedEvaluators;
 use evoboard::experiments::prune::{PruneConfig, PruneStudy};
@@ -37,10 +38,10 @@ pub struct PruneArgs {
 
 pub fn run(args: &PruneArgs) -> CliResult {
     if args.widths.contains(&0) {
-        return Err(crate::BadInput("--widths must all be at least 1".to_string()).into());
+        return Err(crate::error::BadInput("--widths must all be at least 1".to_string()).into());
     }
     if matches!(args.game, GameName::Othello) {
-        return Err(crate::BadInput(
+        return Err(crate::error::BadInput(
             "prune studies seed 000's MM, a search on the store difference: --game must be \
              kalah, oware, congklak or congkak"
                 .to_string(),

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::common::{SeriesArgs, configure_threads, recorded_game, with_game};
+use crate::error::CliResult;
 use crate::plot::default_plot_dir;
-use crate::{CliResult, SeriesArgs, configure_threads, recorded_game, with_game};
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::RunDir;
 use evoboard::experiments::generations::{Gauntlet, rate_generations};

@@ -3,7 +3,8 @@
 use clap::Args;
 use serde_json::json;
 
-use crate::{CliResult, GameName, game_parser, position_or_start, with_game};
+use crate::common::{GameName, game_parser, position_or_start, with_game};
+use crate::error::CliResult;
 use evoboard::games::joint::is_joint;
 use evoboard::games::{Describe, GameError, MoveList, Notation, Outcome, Player};
 

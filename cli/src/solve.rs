@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::{BadInput, CliResult};
+use crate::error::{BadInput, CliResult};
 use evoboard::games::mancala::{Kalah, MAX_PITS};
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, Notation};

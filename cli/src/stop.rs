@@ -6,10 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::{CliError, CliResult};
-
-/// The status of a process that Ctrl-C stopped.
-pub const INTERRUPTED: u8 = 130;
+use crate::error::{CliError, CliResult, INTERRUPTED};
 
 /// Sets Ctrl-C (SIGINT) to ask for a stop, and a second one to end the process.
 pub fn stop_on_ctrl_c() -> CliResult {

@@ -7,10 +7,11 @@ use clap::Args;
 use indicatif::ProgressBar;
 use serde_json::json;
 
-use crate::{
-    BadInput, CliResult, GameName, SeriesArgs, check_output_path, configure_threads, game_parser,
-    with_game, write_output,
+use crate::common::{
+    GameName, SeriesArgs, check_output_path, configure_threads, game_parser, with_game,
+    write_output,
 };
+use crate::error::{BadInput, CliResult};
 use evoboard::arena::AgentSpec;
 use evoboard::arena::tables::{summary_columns, tournament_csv};
 use evoboard::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};

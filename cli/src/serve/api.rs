@@ -18,7 +18,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::{GameName, with_game};
+use crate::common::{GameName, with_game};
 use evoboard::arena::AgentSpec;
 use evoboard::arena::SpecError;
 use evoboard::arena::spec::AgentKind;

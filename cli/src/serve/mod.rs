@@ -20,8 +20,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 
+use crate::error::{BadInput, CliResult};
 use crate::nboard::move_time;
-use crate::{BadInput, CliResult};
 use evoboard::live;
 use evoboard::runs;
 
