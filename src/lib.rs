@@ -171,18 +171,20 @@
 
 pub mod arena;
 pub mod champion;
-pub mod cli;
 pub mod csv_rows;
 pub mod eval;
 pub mod evolve;
 pub mod experiments;
 pub mod farm;
 pub mod games;
+pub mod interrupt;
 pub mod learn;
+pub mod live;
 pub mod nn;
 pub mod persist;
 pub mod report;
 pub mod rng;
+pub mod runs;
 pub mod search;
 pub mod session;
 pub mod statistics;

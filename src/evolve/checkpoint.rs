@@ -168,6 +168,13 @@ pub struct RunInfo {
     pub config: EvolveConfig,
 }
 
+/// Reads the `run.json` at `path` (a regular file of at most [`MAX_RUN_JSON_BYTES`]), or
+/// says why it cannot be read.
+pub fn read_run_info(path: &Path) -> Result<RunInfo, String> {
+    let bytes = persist::read_limited(path, MAX_RUN_JSON_BYTES).map_err(|e| e.to_string())?;
+    serde_json::from_slice(&bytes).map_err(|e| e.to_string())
+}
+
 /// Paths of a run directory's files.
 pub struct RunDir {
     pub dir: PathBuf,
@@ -193,15 +200,12 @@ impl RunDir {
         self.dir.join(format!("gen-{generation:05}.evo"))
     }
 
-    /// Reads `run.json` (a regular file of at most [`MAX_RUN_JSON_BYTES`]).
+    /// Reads `run.json` (see [`read_run_info`]).
     pub fn read_info(&self) -> Result<RunInfo, EvolveError> {
-        let no_run = |reason: String| EvolveError::NoRun {
+        read_run_info(&self.run_json()).map_err(|reason| EvolveError::NoRun {
             path: self.dir.display().to_string(),
             reason,
-        };
-        let bytes = persist::read_limited(&self.run_json(), MAX_RUN_JSON_BYTES)
-            .map_err(|e| no_run(e.to_string()))?;
-        serde_json::from_slice(&bytes).map_err(|e| no_run(e.to_string()))
+        })
     }
 
     /// Refuses a directory a new run must not be written into: one that holds a run (to be
@@ -312,33 +316,21 @@ impl RunLock {
             .truncate(false)
             .open(&path)
             .map_err(failed)?;
-        if !try_lock(&file) {
-            let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
-            return Err(EvolveError::Locked {
-                dir: dir.display().to_string(),
-                holder: holder.trim().to_string(),
-            });
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = file.read_to_string(&mut holder);
+                return Err(EvolveError::Locked {
+                    dir: dir.display().to_string(),
+                    holder: holder.trim().to_string(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(error)) => return Err(failed(error)),
         }
         file.set_len(0).map_err(failed)?;
         file.rewind().map_err(failed)?;
         writeln!(file, "{}", std::process::id()).map_err(failed)?;
         Ok(RunLock { _file: file })
-    }
-}
-
-/// Takes an exclusive advisory lock on `file` without waiting (Unix; elsewhere runs are
-/// not locked).
-fn try_lock(file: &std::fs::File) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: flock on a descriptor this process owns; it changes no memory.
-        unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = file;
-        true
     }
 }

@@ -27,6 +27,7 @@ use crate::champion::Champion;
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
 use crate::farm;
+use crate::interrupt;
 use crate::nn::{Architecture, Network, Topology, TopologyError};
 use crate::persist::{PersistError, write_atomic};
 use crate::rng::{derive_seed, rng_for};
@@ -78,6 +79,10 @@ pub enum EvolveError {
         generation - 1
     )]
     Unusable { generation: u32, reason: String },
+    /// A stop was asked for ([`crate::interrupt`]); the files are those of the generation
+    /// named.
+    #[error("interrupted after generation {0}")]
+    Interrupted(u32),
 }
 
 impl EvolveError {
@@ -85,9 +90,10 @@ impl EvolveError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             EvolveError::Persist(e) => e.is_bad_input(),
-            EvolveError::Write { .. } | EvolveError::Diverged(_) | EvolveError::Unusable { .. } => {
-                false
-            }
+            EvolveError::Write { .. }
+            | EvolveError::Diverged(_)
+            | EvolveError::Unusable { .. }
+            | EvolveError::Interrupted(_) => false,
             _ => true,
         }
     }
@@ -264,9 +270,12 @@ impl<G: NamedEvaluators> Evolution<G> {
     }
 
     /// Plays generations until the gate is reached or the budget is spent, saving a
-    /// checkpoint, `stats.csv` and `champion.evo` after each.
+    /// checkpoint, `stats.csv` and `champion.evo` after each. Stops with
+    /// [`EvolveError::Interrupted`] before a generation or the final selection once a stop
+    /// is asked for ([`crate::interrupt`]; under MPI, on any process).
     pub fn run(&mut self, observer: &dyn Observer) -> Result<(), EvolveError> {
         while !self.state.generations_done() {
+            self.check_interrupt()?;
             let clock = Instant::now();
             self.step(observer)?;
             // Checked before the generation is saved, so the last checkpoint stays usable.
@@ -289,8 +298,17 @@ impl<G: NamedEvaluators> Evolution<G> {
             && self.state.generation > 0
             && self.state.config.selection_games > 0
         {
+            self.check_interrupt()?;
             self.select_champion(observer)?;
             self.save()?;
+        }
+        Ok(())
+    }
+
+    /// Fails with [`EvolveError::Interrupted`] if a stop was asked for, on any process.
+    fn check_interrupt(&self) -> Result<(), EvolveError> {
+        if farm::any_process(interrupt::requested()) {
+            return Err(EvolveError::Interrupted(self.state.generation));
         }
         Ok(())
     }

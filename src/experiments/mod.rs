@@ -50,6 +50,9 @@ pub enum ExperimentError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// A stop was asked for ([`crate::interrupt`]) before this run started.
+    #[error("interrupted before run {variant}, seed {seed}")]
+    Interrupted { variant: String, seed: u64 },
 }
 
 impl ExperimentError {
@@ -64,7 +67,8 @@ impl ExperimentError {
             ExperimentError::Run { bad_input, .. } => *bad_input,
             ExperimentError::Champion(_)
             | ExperimentError::Rating(_)
-            | ExperimentError::Write { .. } => false,
+            | ExperimentError::Write { .. }
+            | ExperimentError::Interrupted { .. } => false,
         }
     }
 }

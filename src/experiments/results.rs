@@ -139,7 +139,7 @@ pub fn learning_curves(
             let rows = read_stats(&stats)
                 .map_err(|error| ExperimentError::Directory(error.to_string()))?;
             for row in rows {
-                if let Some((rate, _, _)) = row.benchmark {
+                if let Some((rate, _, _)) = row.benchmark() {
                     by_generation.entry(row.generation).or_default().push(rate);
                 }
             }

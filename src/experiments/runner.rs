@@ -226,6 +226,12 @@ fn run_one<G: NamedEvaluators>(
     observer: &dyn ExperimentObserver,
 ) -> Result<RunMeasures, ExperimentError> {
     let seed = run.seed;
+    if crate::interrupt::requested() {
+        return Err(ExperimentError::Interrupted {
+            variant: variant.name.clone(),
+            seed,
+        });
+    }
     let run_dir = experiment.run_dir(&variant.name, seed);
     let file = experiment.evaluation_file(&variant.name, seed);
     if let Some(measured) = read_kept(&file, "measure that run again")? {

@@ -171,6 +171,17 @@ pub fn all_agree<T: Serialize>(value: &T) -> bool {
     all.iter().all(|theirs| theirs[..] == checksum[..])
 }
 
+/// True if `mine` is true on any process (on a process alone, `mine`): a decision every
+/// process takes alike, such as to stop when one of them was asked to. Costs one exchange
+/// of a byte.
+pub fn any_process(mine: bool) -> bool {
+    let Some(processes) = installed().filter(|processes| processes.may_communicate()) else {
+        return mine;
+    };
+    let all = processes.all_gather(vec![u8::from(mine)]);
+    all.iter().any(|theirs| theirs.first() == Some(&1))
+}
+
 /// Sends the leader's `value` to every other process, which takes it with [`receive`]
 /// (nothing to do on a process alone).
 pub fn publish<T: Serialize>(value: &T) {

@@ -6,6 +6,7 @@ pub mod joint;
 pub mod mancala;
 pub mod othello;
 pub mod perft;
+pub mod registry;
 
 use std::fmt;
 
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use joint::JointDecision;
 pub use perft::{Perft, perft};
+pub use registry::{GameName, UnknownGame};
 
 /// Upper bound on the number of legal moves in any supported position. Othello's known
 /// maximum is 33; mancala games have at most one move per pit (joint opening moves of

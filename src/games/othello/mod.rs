@@ -6,10 +6,12 @@
 //! the winner (the usual tournament rule).
 
 pub mod bitboard;
+mod ggf;
 mod perft;
 mod square;
 mod text;
 
+pub use ggf::parse_ggf;
 pub use square::Move;
 
 use crate::games::{Game, MoveList, Outcome, Player, position_key};

@@ -5,7 +5,8 @@ use std::ops::Range;
 
 use plotters::prelude::*;
 
-use super::{PlotRow, RunNotes, Shown};
+use super::{RunNotes, Shown};
+use crate::evolve::stats::StatsRow;
 
 /// One chart, computed from the statistics and ready to draw.
 #[derive(Clone, Debug)]
@@ -146,7 +147,7 @@ fn line(label: impl Into<String>, points: Vec<(u32, f64)>, stroke: Stroke) -> Ma
 }
 
 /// The figures a run's plots show, in file order.
-pub fn figures(rows: &[PlotRow], shown: &Shown, notes: &RunNotes) -> Vec<Figure> {
+pub fn figures(rows: &[StatsRow], shown: &Shown, notes: &RunNotes) -> Vec<Figure> {
     let mut figures = Vec::new();
     if let Some(label) = shown.fitness {
         figures.push(fitness_figure(rows, label, notes));
@@ -159,7 +160,7 @@ pub fn figures(rows: &[PlotRow], shown: &Shown, notes: &RunNotes) -> Vec<Figure>
 }
 
 /// The generations on the horizontal axis (at least two, so the axis has a width).
-fn generations(rows: &[PlotRow]) -> Range<u32> {
+fn generations(rows: &[StatsRow]) -> Range<u32> {
     let first = rows.first().map_or(1, |r| r.generation);
     let last = rows.last().map_or(1, |r| r.generation);
     first..last.max(first + 1)
@@ -169,8 +170,8 @@ fn generations(rows: &[PlotRow]) -> Range<u32> {
 /// greyed when the league fixes it, and the generations whose hall of fame was still
 /// filling (fewer games, so fewer points) are shaded. A long run's noisy values are drawn
 /// thin and pale beneath their running means.
-fn fitness_figure(rows: &[PlotRow], label: &'static str, notes: &RunNotes) -> Figure {
-    let series = |value: fn(&PlotRow) -> f64| -> Vec<(u32, f64)> {
+fn fitness_figure(rows: &[StatsRow], label: &'static str, notes: &RunNotes) -> Figure {
+    let series = |value: fn(&StatsRow) -> f64| -> Vec<(u32, f64)> {
         rows.iter().map(|r| (r.generation, value(r))).collect()
     };
     let mean = match notes.fixed_mean {
@@ -247,12 +248,12 @@ fn out_of(notes: &RunNotes) -> String {
 
 /// True when the run has too many generations for per-generation lines to be drawn thick:
 /// they would merge into a solid block.
-fn is_dense(rows: &[PlotRow]) -> bool {
+fn is_dense(rows: &[StatsRow]) -> bool {
     rows.len() > DENSE_GENERATIONS
 }
 
 /// The width of per-generation lines.
-fn series_width(rows: &[PlotRow]) -> u32 {
+fn series_width(rows: &[StatsRow]) -> u32 {
     if is_dense(rows) { 1 } else { LINE_WIDTH }
 }
 
@@ -283,11 +284,11 @@ fn hall_span(x: &Range<u32>, last: u32) -> Mark {
 
 /// The benchmark win rate in percent, zoomed to the data: its 95% interval, a line per
 /// opponent, the trend of a long run, and the gate (a line when in view, else a note).
-fn benchmark_figure(rows: &[PlotRow], gate: Option<f64>, notes: &RunNotes) -> Figure {
+fn benchmark_figure(rows: &[StatsRow], gate: Option<f64>, notes: &RunNotes) -> Figure {
     let percent = |rate: f64| 100.0 * rate;
     let played: Vec<(u32, (f64, f64, f64))> = rows
         .iter()
-        .filter_map(|r| r.benchmark.map(|b| (r.generation, b)))
+        .filter_map(|r| r.benchmark().map(|b| (r.generation, b)))
         .collect();
     let specs = opponent_specs(rows);
     let width = series_width(rows);
@@ -315,7 +316,7 @@ fn benchmark_figure(rows: &[PlotRow], gate: Option<f64>, notes: &RunNotes) -> Fi
             let points = rows
                 .iter()
                 .filter_map(|r| {
-                    let rate = r.opponents.iter().find(|(s, _)| s == spec)?.1;
+                    let rate = r.opponent_rates().find(|(s, _)| s == spec)?.1;
                     Some((r.generation, percent(rate)))
                 })
                 .collect();
@@ -338,7 +339,7 @@ fn benchmark_figure(rows: &[PlotRow], gate: Option<f64>, notes: &RunNotes) -> Fi
         played
             .iter()
             .flat_map(|&(_, (r, low, high))| [r, low, high])
-            .chain(rows.iter().flat_map(|r| r.opponents.iter().map(|o| o.1))),
+            .chain(rows.iter().flat_map(|r| r.opponent_rates().map(|o| o.1))),
     );
     let mut figure_notes = Vec::new();
     if let Some(generation) = notes.champion {
@@ -385,9 +386,9 @@ fn benchmark_figure(rows: &[PlotRow], gate: Option<f64>, notes: &RunNotes) -> Fi
 }
 
 /// The specs named by the `win_rate:SPEC` columns, in column order.
-fn opponent_specs(rows: &[PlotRow]) -> Vec<&str> {
+fn opponent_specs(rows: &[StatsRow]) -> Vec<&str> {
     rows.iter()
-        .flat_map(|r| r.opponents.iter().map(|(spec, _)| spec.as_str()))
+        .flat_map(|r| r.opponent_rates().map(|(spec, _)| spec))
         .fold(Vec::new(), |mut specs, spec| {
             if !specs.contains(&spec) {
                 specs.push(spec);
@@ -398,7 +399,7 @@ fn opponent_specs(rows: &[PlotRow]) -> Vec<&str> {
 
 /// "Each generation's best network vs heuristic:2 (100 games a point)": who played whom,
 /// and how many games each point stands for.
-fn benchmark_title(rows: &[PlotRow], specs: &[&str], notes: &RunNotes) -> String {
+fn benchmark_title(rows: &[StatsRow], specs: &[&str], notes: &RunNotes) -> String {
     let subject = capitalised(notes.benchmarked.unwrap_or("each generation's network"));
     let opponent = match (specs, &notes.opponent) {
         ([one], _) => one.to_string(),
@@ -408,7 +409,7 @@ fn benchmark_title(rows: &[PlotRow], specs: &[&str], notes: &RunNotes) -> String
     };
     let games = rows
         .iter()
-        .filter(|r| r.benchmark.is_some())
+        .filter(|r| r.benchmark().is_some())
         .map(|r| r.bench_games);
     let games = match (games.clone().min(), games.max()) {
         (Some(fewest), Some(most)) if fewest == most => format!("{most} games a point"),
@@ -478,13 +479,13 @@ pub fn percent_range(rates: impl Iterator<Item = f64>) -> Range<f64> {
 
 /// Population diversity, on a log axis when it spans [`LOG_SPAN`] or more; there,
 /// generations of diversity 0 (identical individuals) lie on the bottom edge.
-fn diversity_figure(rows: &[PlotRow]) -> Figure {
+fn diversity_figure(rows: &[StatsRow]) -> Figure {
     let values: Vec<f64> = rows.iter().map(|r| r.diversity).collect();
     let y_axis = diversity_axis(&values);
     let width = series_width(rows);
     let marks = match &y_axis {
         YAxis::Log(decades) => {
-            let (zero, positive): (Vec<&PlotRow>, Vec<&PlotRow>) =
+            let (zero, positive): (Vec<&StatsRow>, Vec<&StatsRow>) =
                 rows.iter().partition(|r| r.diversity <= 0.0);
             let logarithms = positive
                 .iter()

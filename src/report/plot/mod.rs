@@ -20,7 +20,7 @@ pub use figure::{
     gate_position, padded_range, percent_range,
 };
 pub use ratings::{RatingRow, rating_figure, read_ratings};
-pub use stats::{PlotRow, read_stats};
+pub use stats::read_stats;
 
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,7 @@ use crate::evolve::checkpoint::RunDir;
 use crate::evolve::config::{EvolveConfig, Preset};
 use crate::evolve::gating_benchmark;
 use crate::evolve::league::{credited_games, fixed_mean_fitness};
+use crate::evolve::stats::StatsRow;
 
 /// Pixel size of the PNG and SVG plots.
 pub const SIZE: (u32, u32) = (1000, 600);
@@ -110,7 +111,7 @@ pub struct RunNotes {
 /// is marked on the benchmark plot. Files are written atomically. Returns the paths
 /// written.
 pub fn draw_run(
-    rows: &[PlotRow],
+    rows: &[StatsRow],
     caption: &str,
     shown: &Shown,
     out: &Path,
@@ -120,7 +121,7 @@ pub fn draw_run(
 
 /// [`draw_run`] with what the run's settings tell about its numbers.
 pub fn draw_annotated(
-    rows: &[PlotRow],
+    rows: &[StatsRow],
     caption: &str,
     shown: &Shown,
     notes: &RunNotes,

@@ -1,0 +1,159 @@
+//! `evoboard bench`: engine speed on fixed work: perft leaves per second from the start
+//! position and alpha-beta nodes per second over fixed positions (one thread), the time of
+//! one paper-sized league generation on 1 and 2 threads, and the learning throughput of
+//! the TD preset's network (games per second per thread).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::common::{GameName, game_parser, with_game};
+use crate::error::CliResult;
+use evoboard::arena::random_openings;
+use evoboard::eval::NamedEvaluators;
+use evoboard::eval::neural::NeuralEvaluator;
+use evoboard::evolve::architecture_for;
+use evoboard::evolve::config::{EvolveConfig, Preset};
+use evoboard::evolve::league::{league_games, play_league};
+use evoboard::evolve::population::founders;
+use evoboard::games::Perft;
+use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+use evoboard::nn::Architecture;
+use evoboard::rng::rng_for;
+use evoboard::search::search;
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Game to measure.
+    #[arg(long, value_parser = game_parser(), default_value = "othello")]
+    game: GameName,
+    /// perft depth from the start position.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=14))]
+    perft_depth: u32,
+    /// Deepest alpha-beta search (depths 4 up to this are measured).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
+    search_depth: u32,
+    /// Number of fixed positions (seeded 10-ply openings) searched at each depth.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    positions: u16,
+    /// Timings of the league generation and of the learning games; the best of each is
+    /// reported (this machine is shared: the best is the least disturbed).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
+    repeats: u16,
+    /// Self-play games of the learning-throughput measurement.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    learning_games: u32,
+}
+
+pub fn run(args: &BenchArgs) -> CliResult {
+    with_game!(args.game, |start| measure(start, args))
+}
+
+fn measure<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult {
+    let clock = Instant::now();
+    let leaves = start.perft_fast(args.perft_depth);
+    let seconds = clock.elapsed().as_secs_f64();
+    println!(
+        "perft({}) = {leaves} in {seconds:.3} s: {:.1} M leaves/s",
+        args.perft_depth,
+        leaves as f64 / seconds / 1e6
+    );
+    let positions = random_openings(&start, usize::from(args.positions), 10, 2024)?;
+    for name in ["heuristic", "wpc"] {
+        let Ok(evaluator) = G::evaluator(name) else {
+            continue; // not every game has a WPC
+        };
+        for depth in 4..=args.search_depth {
+            let clock = Instant::now();
+            let nodes: u64 = positions
+                .iter()
+                .map(|game| search(game, depth, evaluator.as_ref()).nodes)
+                .sum();
+            let seconds = clock.elapsed().as_secs_f64();
+            println!(
+                "alpha-beta {name} depth {depth}: {nodes} nodes over {} positions in {seconds:.3} s: {:.2} M nodes/s, {:.1} ms/position",
+                positions.len(),
+                nodes as f64 / seconds / 1e6,
+                1000.0 * seconds / positions.len() as f64
+            );
+        }
+    }
+    measure_generation(&start, args.repeats)?;
+    measure_learning(&start, args.learning_games, args.repeats)
+}
+
+/// TD learning throughput: `games` self-play learning games of the TD preset's default
+/// network (from a blank network, so the games are those of early learning), on 1 and on
+/// 2 threads, in games per second per thread. Best of `repeats` timings, each from the
+/// blank network again.
+fn measure_learning<G: NamedEvaluators>(start: &G, games: u32, repeats: u16) -> CliResult {
+    let config = EvolveConfig::for_game(Preset::Td, start);
+    let architecture = architecture_for(start, &config)?;
+    let settings = TdSettings {
+        learning_rate: config.learning_rate,
+        exploration: config.exploration,
+        lambda: config.td_lambda,
+    };
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        let setup = |k: usize| GameSetup {
+            start: start.clone(),
+            opponent: Opponent::SelfPlay,
+            rng: rng_for(config.seed, &[k as u64]),
+        };
+        let mut seconds = f64::INFINITY;
+        for _ in 0..repeats {
+            let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
+            let clock = Instant::now();
+            pool.install(|| train(&mut network, games as usize, &setup, settings, None));
+            seconds = seconds.min(clock.elapsed().as_secs_f64());
+        }
+        println!(
+            "TD learning ({}): {games} self-play games at 1 ply in {seconds:.2} s on {threads} thread{}: {:.0} games/s per thread",
+            architecture,
+            if threads == 1 { "" } else { "s" },
+            f64::from(games) / seconds / threads as f64
+        );
+    }
+    Ok(())
+}
+
+/// Seed 004's generation: 20 Nguyen-Widrow networks (64-42-1 for Othello), a full league
+/// of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
+fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult {
+    let config = EvolveConfig::for_game(Preset::Paper, start);
+    let architecture = architecture_for(start, &config)?;
+    let Architecture::Mlp(topology) = &architecture else {
+        unreachable!("the paper preset evolves MLPs")
+    };
+    let mut rng = rng_for(config.seed, &[]);
+    let networks: Vec<Arc<NeuralEvaluator>> = founders(&config, &architecture, &mut rng)
+        .0
+        .into_iter()
+        .map(|i| Arc::new(NeuralEvaluator::new(start.network(&architecture, i.genes))))
+        .collect();
+    let mut best = [f64::INFINITY; 2];
+    for (slot, threads) in [1, 2].into_iter().enumerate() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        for _ in 0..repeats {
+            let clock = Instant::now();
+            pool.install(|| play_league(start, &config, 1, &networks, &[], &[], &|| {}));
+            best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
+        }
+        println!(
+            "league generation ({} networks, {} games, depth {}, {topology}): {:.3} s on {threads} thread{}",
+            config.population,
+            league_games(&config, 1, 0, 0),
+            config.depth,
+            best[slot],
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+    println!("2-thread speed-up: {:.2}x", best[0] / best[1]);
+    Ok(())
+}

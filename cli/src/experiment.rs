@@ -1,0 +1,208 @@
+//! `evoboard experiment PLAN`: every variant of a plan over its seeds, each run an
+//! ordinary run directory, every champion measured, and the results summarised with
+//! intervals and tests against the baseline (`experiments::plan`, `runner`, `results`).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::stop::{as_started, stop_on_ctrl_c, unless_interrupted};
+
+use crate::common::{GameName, configure_threads, with_game};
+use crate::error::{BadInput, CliResult};
+use evoboard::eval::NamedEvaluators;
+use evoboard::evolve::checkpoint::EvolutionState;
+use evoboard::experiments::figures::plot_experiment;
+use evoboard::experiments::plan::{Plan, PlanFile};
+use evoboard::experiments::ratings::rate_champions;
+use evoboard::experiments::results::write_results;
+use evoboard::experiments::runner::{
+    ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, open, run_all,
+};
+use evoboard::farm;
+
+/// Largest plan file read.
+const MAX_PLAN_BYTES: u64 = 1 << 20;
+
+#[derive(Debug, Args)]
+pub struct ExperimentArgs {
+    /// The plan (TOML): game, seeds, base settings, variants and the measures to take.
+    plan: PathBuf,
+    /// The experiment's directory (default: `experiments/results/PLAN-NAME`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Finish an interrupted experiment: runs resume from their checkpoints and measured
+    /// champions are not measured again.
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads (0 = all cores); results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: u16,
+    /// Runs that go on at once (on each process, under MPI), sharing the threads: more
+    /// than 1 helps runs that use the threads poorly alone (a TD run, a small population).
+    /// Memory adds up: each run is checked against its own bound. Results do not depend
+    /// on it.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
+}
+
+pub fn run(args: &ExperimentArgs) -> CliResult {
+    configure_threads(usize::from(args.threads))?;
+    let bytes = evoboard::persist::read_limited(&args.plan, MAX_PLAN_BYTES).map_err(|error| {
+        BadInput(format!(
+            "cannot read the plan {}: {error}",
+            args.plan.display()
+        ))
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        BadInput(format!(
+            "the plan {} is not UTF-8 text",
+            args.plan.display()
+        ))
+    })?;
+    let plan = PlanFile::parse(&text)
+        .map_err(|error| BadInput(format!("plan {}: {error}", args.plan.display())))?;
+    let game = plan.game.parse::<GameName>().map_err(|_| {
+        BadInput(format!(
+            "plan {}: game: unknown game '{}' (othello, kalah, oware, congklak or congkak)",
+            args.plan.display(),
+            plan.game.escape_debug()
+        ))
+    })?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        let name = args.plan.file_stem().unwrap_or_default();
+        PathBuf::from("experiments/results").join(name)
+    });
+    with_game!(game, |start| experiment(start, args, plan, &text, &out))
+}
+
+fn experiment<G: NamedEvaluators>(
+    start: G,
+    args: &ExperimentArgs,
+    plan: PlanFile,
+    text: &str,
+    out: &std::path::Path,
+) -> CliResult {
+    let plan = plan
+        .resolve(&start)
+        .map_err(|error| BadInput(format!("plan {}: {error}", args.plan.display())))?;
+    // The leader opens the directory and tells the others whether it could: a process
+    // that looked for itself could see the leader's plan.toml, half made.
+    let experiment = if farm::is_leader() {
+        let opened = open(out, text, args.resume);
+        farm::publish(&opened.as_ref().map(|_| ()).map_err(ToString::to_string));
+        opened?
+    } else {
+        farm::receive::<Result<(), String>>().map_err(BadInput)?;
+        ExperimentDir {
+            dir: out.to_path_buf(),
+        }
+    };
+    if farm::is_leader() {
+        say_what_runs(args, &plan, out);
+    }
+    stop_on_ctrl_c()?;
+    let progress = RunsProgress;
+    let runs = run_all(
+        &start,
+        &plan,
+        &experiment,
+        &progress,
+        usize::from(args.jobs),
+    );
+    if !farm::is_leader() {
+        // The leader has every run's outcome too, and reports it.
+        return Ok(());
+    }
+    let runs = unless_interrupted(runs, || {
+        as_started(&format!(
+            "experiment {} --out {} --resume",
+            args.plan.display(),
+            out.display()
+        ))
+    })?;
+    // The other processes are done: what is left is the leader's, on its own threads.
+    farm::alone(|| conclude(&start, &plan, &experiment, runs))
+}
+
+fn say_what_runs(args: &ExperimentArgs, plan: &Plan, out: &std::path::Path) {
+    println!(
+        "experiment {} in {}: {} variants × {} seeds of {}",
+        args.plan.display(),
+        out.display(),
+        plan.variants.len(),
+        plan.seeds.len(),
+        plan.game
+    );
+}
+
+/// The leader's part once every run is measured: the round robin, the results files, the
+/// plots and the summary printed.
+fn conclude<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    experiment: &ExperimentDir,
+    mut runs: Vec<RunMeasures>,
+) -> CliResult {
+    if let Some(measure) = &plan.evaluation.round_robin {
+        eprintln!("round robin of the champions (round-robin.json)");
+        rate_champions(start, plan, measure, experiment, &mut runs)?;
+    }
+    let (summaries, curves) = write_results(plan, experiment, &runs)?;
+    let plots = plot_experiment(plan, &summaries, &curves, &experiment.dir)?;
+    print!(
+        "{}",
+        evoboard::experiments::results::summary_markdown(plan, &summaries)
+    );
+    println!(
+        "results in {} (results.csv, learning.csv, summary.csv, summary.md, {} plots)",
+        experiment.dir.display(),
+        plots.len()
+    );
+    Ok(())
+}
+
+/// One line per run started, per generation and per champion measured, on stderr, each
+/// naming its run (several may go on at once).
+struct RunsProgress;
+
+impl ExperimentObserver for RunsProgress {
+    fn run_started(&self, run: RunLabel, done: u32) {
+        let from = if done > 0 {
+            format!(" (resumed after generation {done})")
+        } else {
+            String::new()
+        };
+        eprintln!("{}: started{from}", name(run));
+    }
+
+    fn generation_done(&self, run: RunLabel, state: &EvolutionState, seconds: f64) {
+        let rate = state
+            .history
+            .last()
+            .and_then(|h| h.benchmark.as_ref())
+            .map(|b| format!(", benchmark {:.1}%", 100.0 * b.win_rate))
+            .unwrap_or_default();
+        eprintln!(
+            "{}: generation {}/{}{rate}, {seconds:.1} s",
+            name(run),
+            state.generation,
+            state.config.generations
+        );
+    }
+
+    fn measuring(&self, run: RunLabel) {
+        eprintln!("{}: measuring the champion", name(run));
+    }
+}
+
+/// How progress names a run: `run 3/15 (lambda, seed 1)`.
+fn name(run: RunLabel) -> String {
+    format!(
+        "run {}/{} ({}, seed {})",
+        run.index + 1,
+        run.total,
+        run.variant,
+        run.seed
+    )
+}

@@ -1,0 +1,114 @@
+//! `evoboard panel`: the ENN paper's evaluation (seed 004). The player meets a panel of
+//! search players at one depth, each built from a single feature of the game's heuristic,
+//! then the whole heuristic, the game's reference players and `random`: which parts of
+//! the heuristic has an evolved evaluator learned, and which does it still lose to?
+
+use clap::Args;
+use serde_json::json;
+
+use crate::benchmark::{RecordColumns, games_progress};
+use crate::common::{GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::error::CliResult;
+use evoboard::arena::panel::pooled;
+use evoboard::arena::spec::UNTIMED_DEPTH;
+use evoboard::arena::{AgentSpec, Forfeits, PanelRow, SeriesConfig, panel_opponents, play_panel};
+use evoboard::eval::NamedEvaluators;
+
+#[derive(Debug, Args)]
+pub struct PanelArgs {
+    /// Game to play.
+    #[arg(long, value_parser = game_parser())]
+    game: GameName,
+    /// The agent measured, played as given: its own depth and @EPS (champion:PATH without
+    /// a depth plays at the depth it evolved at).
+    #[arg(long)]
+    player: String,
+    /// Search depth of the opponents (the player keeps its spec's depth).
+    #[arg(long, default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(UNTIMED_DEPTH)))]
+    depth: u32,
+    #[command(flatten)]
+    series: SeriesArgs,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &PanelArgs) -> CliResult {
+    let player = args.player.parse::<AgentSpec>()?;
+    configure_threads(usize::from(args.series.threads))?;
+    with_game!(args.game, |start| run_panel(start, args, &player))
+}
+
+fn run_panel<G: NamedEvaluators>(start: G, args: &PanelArgs, player_spec: &AgentSpec) -> CliResult {
+    let player = player_spec.build(&start)?;
+    // Every opponent is built before the first game, so a bad one fails at once.
+    let opponents = panel_opponents::<G>(args.depth)
+        .into_iter()
+        .map(|spec| {
+            let agent = spec.parse::<AgentSpec>()?.build(&start)?;
+            Ok((spec, agent))
+        })
+        .collect::<CliResult<Vec<_>>>()?;
+    let config = SeriesConfig {
+        games: args.series.games as usize,
+        opening_plies: args.series.openings,
+        seed: args.series.seed,
+    };
+    let progress = games_progress((opponents.len() * config.games) as u64)?;
+    let rows = play_panel(
+        &start,
+        player.as_ref(),
+        &opponents,
+        config,
+        &|opponent| progress.set_prefix(format!("{} vs {opponent}", player.name())),
+        &|| progress.inc(1),
+    )?;
+    progress.finish_and_clear();
+    let mut forfeits = Forfeits::default();
+    for row in &rows {
+        forfeits.join(&row.forfeits);
+    }
+    if let Some(warning) = forfeits.warning() {
+        eprintln!("warning: {warning}");
+    }
+    if args.json {
+        println!("{}", panel_json(start.name(), args, &rows));
+    } else {
+        print_panel(start.name(), args, &rows);
+    }
+    Ok(())
+}
+
+/// The `panel --json` object: the settings, one row per opponent, and the pooled record.
+fn panel_json(game: &str, args: &PanelArgs, rows: &[PanelRow]) -> serde_json::Value {
+    json!({
+        "schema": "evoboard.panel/1",
+        "game": game,
+        "player": args.player,
+        "depth": args.depth,
+        "games": args.series.games,
+        "seed": args.series.seed,
+        "opening_plies": args.series.openings,
+        "rows": rows,
+        "overall": pooled(rows),
+    })
+}
+
+fn print_panel(game: &str, args: &PanelArgs, rows: &[PanelRow]) {
+    println!(
+        "{game}: {} against depth-{} opponents, {} games each ({} random opening plies, seed {})",
+        args.player, args.depth, args.series.games, args.series.openings, args.series.seed
+    );
+    let width = rows
+        .iter()
+        .map(|row| row.opponent.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("opponent".len());
+    println!("{:<width$} {}", "opponent", RecordColumns::header());
+    for row in rows {
+        println!("{:<width$} {}", row.opponent, RecordColumns(&row.record));
+    }
+    println!("{:<width$} {}", "overall", RecordColumns(&pooled(rows)));
+}

@@ -1,0 +1,252 @@
+//! The exact Othello endgame solver: against a brute-force solver on random late
+//! positions, and on a published FFO test position.
+
+use evoboard::arena::random_openings;
+use evoboard::games::othello::Move;
+use std::time::{Duration, Instant};
+
+use evoboard::search::endgame::{EndgameError, solve_endgame, solve_endgame_within};
+use evoboard::{Game, MoveList, Notation, Othello};
+
+/// The final disc difference for the side to move under perfect play, by trying every
+/// line: the reference the solver must equal.
+fn brute_force(game: &Othello) -> i32 {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    if moves.is_empty() {
+        let [black, white] = game.score();
+        let margin = black - white;
+        return if game.to_move() == evoboard::Player::First {
+            margin
+        } else {
+            -margin
+        };
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *game;
+            child.play_unchecked(mv);
+            let value = brute_force(&child);
+            if child.to_move() == game.to_move() {
+                value
+            } else {
+                -value
+            }
+        })
+        .max()
+        .expect("a game that is not over has moves")
+}
+
+/// Late positions (9 empties unless a side passed) from seeded random games.
+fn late_positions(count: usize) -> Vec<Othello> {
+    random_openings(&Othello::start(), count, 51, 2026)
+        .expect("random games last 51 plies")
+        .into_iter()
+        .filter(|game| game.outcome().is_none())
+        .collect()
+}
+
+#[test]
+fn equals_brute_force_on_random_late_positions() {
+    let positions = late_positions(60);
+    assert!(positions.len() >= 40, "{} positions", positions.len());
+    for game in positions {
+        let solution = solve_endgame(&game).unwrap();
+        let expected = brute_force(&game);
+        let text = game.to_position_string();
+        assert_eq!(solution.margin, expected, "{text}");
+        // The best move achieves the value.
+        let best = solution.best.expect("the game is not over");
+        let after = game.play(best).expect("the best move is legal");
+        let value = if after.to_move() == game.to_move() {
+            brute_force(&after)
+        } else {
+            -brute_force(&after)
+        };
+        assert_eq!(value, expected, "{text}: {best}");
+    }
+}
+
+#[test]
+fn a_finished_game_is_scored_and_has_no_move() {
+    // White has no discs: black wins with the 60 empties counted to them.
+    let text = format!("{}{}{} X", "X".repeat(3), "-".repeat(60), "X");
+    let game = Othello::from_position_string(&text).unwrap();
+    let solution = solve_endgame(&game).unwrap();
+    assert_eq!((solution.margin, solution.best), (64, None));
+}
+
+#[test]
+fn refuses_positions_with_too_many_empties() {
+    assert_eq!(
+        solve_endgame(&Othello::start()),
+        Err(EndgameError::TooManyEmpties(60))
+    );
+}
+
+/// FFO test positions #40–#49 (FForum, Fédération Française d'Othello): number, position,
+/// empties, exact disc difference for the side to move, and every best move.
+fn ffo_positions() -> Vec<(u32, Othello, u32, i32, Vec<Move>)> {
+    include_str!("../../tests/data/ffo-40-49.tsv")
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let game = Othello::from_position_string(fields[1]).unwrap();
+            let best = fields[4]
+                .split(',')
+                .map(|text| game.parse_move(text).unwrap())
+                .collect();
+            (
+                fields[0].parse().unwrap(),
+                game,
+                fields[2].parse().unwrap(),
+                fields[3].parse().unwrap(),
+                best,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn solves_ffo_40_exactly() {
+    let positions = ffo_positions();
+    assert_eq!(positions.len(), 10);
+    let most = positions.iter().map(|p| p.2).max().unwrap();
+    assert!(
+        most <= evoboard::search::endgame::MAX_EMPTIES,
+        "{most} empties"
+    );
+    let (number, game, empties, margin, best) = positions[0].clone();
+    assert_eq!(number, 40);
+    assert_eq!(game.empties().count_ones(), empties);
+    let solution = solve_endgame(&game).unwrap();
+    assert_eq!(solution.margin, margin);
+    assert!(
+        best.contains(&solution.best.unwrap()),
+        "{:?}",
+        solution.best
+    );
+}
+
+mod common;
+
+#[test]
+fn the_solve_command_reports_the_value_and_best_move() {
+    // A late position from the brute-force test's stream, solved through the binary.
+    let game = late_positions(1).remove(0);
+    let expected = brute_force(&game);
+    let output = common::stdout_of(&[
+        "solve",
+        "--game",
+        "othello",
+        "--position",
+        &game.to_position_string(),
+    ]);
+    assert!(
+        output.contains(&format!(": {expected:+} for ")),
+        "{output} (expected {expected:+})"
+    );
+    assert!(output.contains("best move "), "{output}");
+}
+
+#[test]
+fn the_solve_command_refuses_what_it_cannot_solve() {
+    let start = Othello::start().to_position_string();
+    assert_eq!(
+        common::bad_input(&["solve", "--game", "othello", "--position", &start]),
+        "error: the position has 60 empty squares; the exact solver takes at most 30"
+    );
+    assert_eq!(
+        common::bad_input(&["solve", "--game", "othello"]),
+        "error: solve --game othello needs --position (at most 30 empty squares)"
+    );
+    assert_eq!(
+        common::bad_input(&[
+            "solve",
+            "--game",
+            "othello",
+            "--position",
+            &start,
+            "--pits",
+            "4"
+        ]),
+        "error: --pits, --seeds and --empty-capture are for kalah"
+    );
+    assert_eq!(
+        common::bad_input(&["solve", "--game", "kalah", "--pits", "4"]),
+        "error: solve --game kalah needs --pits and --seeds, and takes no --position or --time-limit"
+    );
+}
+
+#[test]
+fn progress_reports_bounds_that_close_in_on_the_value() {
+    let (_, game, _, margin, _) = ffo_positions().remove(0);
+    let mut reports = Vec::new();
+    let solution = solve_endgame_within(&game, None, &mut |p| reports.push(p)).unwrap();
+    assert_eq!(solution.margin, margin);
+    assert!(!reports.is_empty());
+    for pair in reports.windows(2) {
+        assert!(pair[0].lower <= pair[1].lower && pair[1].upper <= pair[0].upper);
+        assert!(pair[0].nodes <= pair[1].nodes);
+    }
+    for report in &reports {
+        assert!(
+            (report.lower..=report.upper).contains(&margin),
+            "{report:?}"
+        );
+    }
+    let last = reports.last().unwrap();
+    assert_eq!((last.lower, last.upper), (margin, margin));
+}
+
+#[test]
+fn a_solve_past_its_deadline_stops_with_the_bounds_proven() {
+    // FFO #49 takes seconds; a deadline already past stops it at the first look at the clock.
+    let (number, game, _, margin, _) = ffo_positions().pop().unwrap();
+    assert_eq!(number, 49);
+    let clock = Instant::now();
+    let stopped = solve_endgame_within(&game, Some(clock), &mut |_| {});
+    let Err(EndgameError::OutOfTime {
+        lower,
+        upper,
+        nodes,
+    }) = stopped
+    else {
+        panic!("{stopped:?}");
+    };
+    assert!((lower..=upper).contains(&margin));
+    assert!(nodes > 0);
+    assert!(clock.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn the_solve_command_gives_up_at_its_time_limit() {
+    let (_, game, _, _, _) = ffo_positions().pop().unwrap();
+    let position = game.to_position_string();
+    let args = |limit| {
+        [
+            "solve",
+            "--game",
+            "othello",
+            "--position",
+            &position,
+            "--time-limit",
+            limit,
+        ]
+    };
+    let output = common::evoboard(&args("0.01"));
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.trim_end()
+            .ends_with("the value for the side to move lies in -64..=64")
+            && err.contains("error: no exact value within the time limit: after "),
+        "{err}"
+    );
+    assert_eq!(
+        common::bad_input(&args("0")),
+        "error: invalid value '0' for '--time-limit <TIME_LIMIT>': '0' is not a number of seconds in (0, 86400] (see --help)"
+    );
+}

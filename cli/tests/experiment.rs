@@ -1,0 +1,243 @@
+//! `evoboard experiment`: a plan run end to end, an interrupted experiment resumed to the
+//! same files, and plans refused with the key at fault named.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The smoke plan of `experiments/`, by absolute path.
+const SMOKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../experiments/smoke.toml");
+
+fn experiment(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["experiment"];
+    all.extend_from_slice(args);
+    common::evoboard(&all)
+}
+
+#[test]
+fn the_smoke_plan_runs_end_to_end() {
+    let dir = common::temp_dir("experiment-smoke");
+    let out = dir.join("out");
+    let output = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let results = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let lines: Vec<&str> = results.lines().collect();
+    assert_eq!(
+        lines[0],
+        "variant,seed,measure,value,games,champion_generation"
+    );
+    // 2 variants × 3 seeds, two measures each (a benchmark, the round robin's rating),
+    // seeds outermost.
+    assert_eq!(lines.len(), 13, "{results}");
+    assert!(lines[1].starts_with("td0,1,vs heuristic:1,"));
+    assert!(lines[2].starts_with("td0,1,rating (Elo),"));
+    assert!(lines[3].starts_with("lambda,1,vs heuristic:1,"));
+    // Every champion is rated against the anchor, `random` at 0, and beats it.
+    let ratings: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("round-robin.json")).unwrap()).unwrap();
+    assert_eq!(ratings["anchor"], "random");
+    let players = ratings["players"].as_array().unwrap();
+    assert_eq!(players.len(), 7);
+    assert_eq!(players.last().unwrap()["player"], "random");
+    assert_eq!(players[0]["games"], 120);
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let rows: Vec<&str> = summary.lines().collect();
+    assert_eq!(rows.len(), 5);
+    // The baseline has no comparison; the other variant has one, with a p-value in [0, 1].
+    assert!(rows[1].starts_with("td0,vs heuristic:1,3,") && rows[1].ends_with(",,,,"));
+    let p: f64 = rows[2].rsplit(',').next().unwrap().parse().unwrap();
+    assert!((0.0..=1.0).contains(&p), "{summary}");
+    for file in [
+        "summary.md",
+        "learning.csv",
+        "learning.png",
+        "learning.svg",
+        "measure-vs-heuristic-1.png",
+        "measure-rating-elo.png",
+        "plan.toml",
+        "runs/lambda/seed-2/champion.evo",
+        "evaluations/td0-seed-3.json",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("| `lambda` | 3 |"), "{stdout}");
+    // Run again without --resume: refused, nothing changed.
+    let again = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
+    assert_eq!(
+        common::error_line(&again),
+        format!(
+            "error: {} holds an experiment already: add --resume to finish it",
+            out.display()
+        )
+    );
+    // Resumed when complete: nothing to do, the same results.
+    let before = dir.join("before");
+    copy_dir(&out, &before);
+    let resumed = experiment(&[SMOKE, "--out", out.to_str().unwrap(), "--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    common::assert_same_files(&out, &before);
+    // Four runs at once: the same files.
+    let together = dir.join("together");
+    let output = experiment(&[SMOKE, "--out", together.to_str().unwrap(), "--jobs", "4"]);
+    assert!(output.status.success(), "{output:?}");
+    common::assert_same_files(&together, &before);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_experiment_killed_and_resumed_ends_with_the_files_of_one_never_stopped() {
+    let dir = common::temp_dir("experiment-kill");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The smoke plan with more learning, so that a kill lands inside a run.
+    let plan = dir.join("longer.toml");
+    let text = std::fs::read_to_string(SMOKE)
+        .unwrap()
+        .replace("td_games = 300", "td_games = 6000");
+    std::fs::write(&plan, text).unwrap();
+    let plan = plan.to_str().unwrap();
+    let whole = dir.join("whole");
+    let output = experiment(&[plan, "--out", whole.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let killed = dir.join("killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+        .args(["experiment", plan, "--out", killed.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill once the first run has measured its champion and the second has begun.
+    let clock = Instant::now();
+    let second = killed.join("runs/lambda/seed-1/stats.csv");
+    while !second.exists() && clock.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !killed.join("results.csv").exists(),
+        "the kill came too late"
+    );
+    let resumed = experiment(&[plan, "--out", killed.to_str().unwrap(), "--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    common::assert_same_files(&killed, &whole);
+}
+
+#[test]
+fn plans_are_refused_with_the_key_at_fault() {
+    let dir = common::temp_dir("experiment-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let smoke = std::fs::read_to_string(SMOKE).unwrap();
+    let a_benchmark_twice = smoke.replace(
+        "[[evaluation.benchmark]]",
+        "[[evaluation.benchmark]]\nopponent = \"heuristic:1\"\ngames = 2\nseed = 9\n[[evaluation.benchmark]]",
+    );
+    // (case, plan text, what its one error line holds)
+    let cases = [
+        (
+            "unknown",
+            smoke.replace("td_games = 300", "td_gams = 300"),
+            "variants.td0: unknown setting 'td_gams' (settings are named as in run.json)",
+        ),
+        (
+            "kind",
+            smoke.replace("td_lambda = 0.5", "td_lambda = \"half\""),
+            "variants.lambda: td_lambda: invalid type: string",
+        ),
+        (
+            "same",
+            smoke.replace("td_lambda = 0.5", "td_lambda = 0.0"),
+            "variants.lambda: changes nothing from variant 'td0' (its runs would repeat them)",
+        ),
+        (
+            "range",
+            smoke.replace("td_lambda = 0.5", "td_lambda = 1.5"),
+            "variants.lambda: invalid evolution setting",
+        ),
+        (
+            "seed",
+            smoke.replace("seed = 777", "seed = 2"),
+            "evaluation.benchmark[0]: seed 2 is also a run seed; measure on held-out openings",
+        ),
+        (
+            "twice",
+            a_benchmark_twice,
+            "evaluation: two measures are named 'vs heuristic:1': give one a `name = \"...\"`",
+        ),
+        (
+            "top",
+            format!("{smoke}\ncolour = \"blue\"\n"),
+            "unknown field `colour`",
+        ),
+        (
+            "game",
+            smoke.replace("\"kalah\"", "\"chess\""),
+            "game: unknown game 'chess' (othello, kalah, oware, congklak or congkak)",
+        ),
+        (
+            "opponent",
+            smoke.replace("heuristic:1", "heuristic:x"),
+            "evaluation.benchmark[0]: opponent: ",
+        ),
+        (
+            "syntax",
+            smoke.replace("seeds = [1, 2, 3]", "seeds = [1, 2"),
+            "missing comma between array elements",
+        ),
+        (
+            "unclosed",
+            smoke.replace("game = \"kalah\"", "game = \"kalah"),
+            "(line 1)",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let out = dir.join(format!("{name}-out"));
+        let output = experiment(&[path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let line = common::error_line(&output);
+        assert!(line.contains(expected), "{name}: {line}");
+        assert!(!out.exists(), "{name}: nothing is written");
+    }
+}
+
+#[test]
+fn a_resume_must_bring_the_plan_it_started_with() {
+    let dir = common::temp_dir("experiment-changed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out");
+    let output = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let changed = dir.join("changed.toml");
+    let text = std::fs::read_to_string(SMOKE)
+        .unwrap()
+        .replace("[1, 2, 3]", "[1, 2, 3, 4]");
+    std::fs::write(&changed, text).unwrap();
+    let output = experiment(&[
+        changed.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(common::error_line(&output).contains("the plan differs from the one"));
+    let fresh = dir.join("fresh");
+    let output = experiment(&[SMOKE, "--out", fresh.to_str().unwrap(), "--resume"]);
+    assert_eq!(
+        common::error_line(&output),
+        format!("error: no experiment to resume in {}", fresh.display())
+    );
+}

@@ -1,0 +1,235 @@
+//! The runs under a directory (the web page's `--runs`): listing them, reading one's
+//! settings and statistics, and the one gate every file path from a request passes, so
+//! nothing outside the directory is ever read (no `..`, no absolute path, no symbolic link
+//! leading out). The files found are read through the bounded reader: regular files
+//! only, up to a size limit.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::evolve::checkpoint::{RunInfo, read_run_info};
+use crate::evolve::stats::{StatsRow, read_stats_csv};
+use crate::report::plot::Shown;
+
+/// Deepest a run may sit below the runs directory (`populations/study/othello`).
+const MAX_DEPTH: usize = 3;
+
+/// Why a run or file was not given.
+#[derive(Debug, thiserror::Error)]
+pub enum RunsError {
+    /// A name that is not a plain relative path, or not one of a file.
+    #[error("{0}")]
+    BadName(String),
+    /// Nothing by that name inside the runs directory.
+    #[error("{0}")]
+    NotFound(String),
+}
+
+/// The directory of runs, resolved once at start.
+#[derive(Clone, Debug)]
+pub struct RunsDir {
+    root: PathBuf,
+    /// The directory as `--runs` gave it, for messages.
+    given: PathBuf,
+}
+
+/// One run in the list.
+#[derive(Debug, Serialize)]
+pub struct RunEntry {
+    pub name: String,
+    pub game: Option<String>,
+    pub champion: bool,
+}
+
+/// One run's statistics, read afresh on every request (evolve replaces the file
+/// atomically, so a read sees the old or the new file, never half of one).
+#[derive(Debug, Serialize)]
+pub struct RunView {
+    pub name: String,
+    pub game: Option<String>,
+    /// The spec that plays this run's champion, when it has one.
+    pub champion: Option<String>,
+    pub rows: Vec<StatsRow>,
+    /// Why the statistics could not be read (a run that has not finished a generation).
+    pub problem: Option<String>,
+    /// Whether its fitness and diversity mean something (not for a lone network learning
+    /// by self-play), so the page draws them.
+    pub shows_fitness: bool,
+    pub shows_diversity: bool,
+}
+
+impl RunsDir {
+    /// The runs directory `root`, which need not exist yet (the list is then empty).
+    pub fn new(root: &Path) -> RunsDir {
+        RunsDir {
+            root: root.canonicalize().unwrap_or_else(|_| root.to_path_buf()),
+            given: root.to_path_buf(),
+        }
+    }
+
+    /// The file or directory `relative` names inside the runs directory. Refused: empty
+    /// names, absolute paths, `.` and `..`, and anything whose real location (after
+    /// following links) lies outside.
+    pub fn resolve(&self, relative: &str) -> Result<PathBuf, RunsError> {
+        let path = plain(relative)?;
+        self.inside(&self.root.join(path))
+            .ok_or_else(|| RunsError::NotFound(format!("no run or file '{relative}'")))
+    }
+
+    /// A file named in an agent spec (a champion, a weights file): a relative path taken
+    /// from the runs directory, or from the server's working directory when it leads
+    /// inside the runs directory, so that `populations/othello/champion.evo` (as the
+    /// command line names it) and `othello/champion.evo` are the same file.
+    pub fn spec_file(&self, relative: &Path) -> Result<PathBuf, RunsError> {
+        let text = relative.to_str().ok_or_else(|| {
+            RunsError::BadName("name files by paths inside the runs directory".to_string())
+        })?;
+        let path = plain(text)?;
+        self.inside(&self.root.join(path))
+            .or_else(|| self.inside(path))
+            .ok_or_else(|| {
+                RunsError::NotFound(format!(
+                    "no file '{text}' inside the runs directory '{}' (paths are taken from \
+                     it, or from the server's working directory when they lead into it)",
+                    self.given.display()
+                ))
+            })
+    }
+
+    /// Where `path` really is (after following links), if that is inside the runs
+    /// directory.
+    fn inside(&self, path: &Path) -> Option<PathBuf> {
+        let real = path.canonicalize().ok()?;
+        real.starts_with(&self.root).then_some(real)
+    }
+
+    /// `dir`'s file `name`, if it is really a regular file inside the runs directory.
+    fn file_in(&self, dir: &Path, name: &str) -> Option<PathBuf> {
+        self.inside(&dir.join(name)).filter(|path| path.is_file())
+    }
+
+    /// Every run (a directory with a `stats.csv`), by name.
+    pub fn list(&self) -> Vec<RunEntry> {
+        let mut runs = Vec::new();
+        self.collect(&self.root, 0, &mut runs);
+        runs.sort_by(|a, b| a.name.cmp(&b.name));
+        runs
+    }
+
+    fn collect(&self, dir: &Path, depth: usize, runs: &mut Vec<RunEntry>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            // Links are not followed: a run reached only through one is not listed.
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if !is_dir {
+                continue;
+            }
+            if self.file_in(&path, "stats.csv").is_some()
+                && let Ok(name) = path.strip_prefix(&self.root)
+            {
+                let name = name.to_string_lossy().into_owned();
+                runs.push(RunEntry {
+                    game: self.run_info(&path).map(|info| info.game),
+                    champion: self.file_in(&path, "champion.evo").is_some(),
+                    name,
+                });
+            } else if depth + 1 < MAX_DEPTH {
+                self.collect(&path, depth + 1, runs);
+            }
+        }
+    }
+
+    /// Run `name`'s statistics.
+    pub fn run(&self, name: &str) -> Result<RunView, RunsError> {
+        let dir = self.resolve(name)?;
+        let stats = self
+            .file_in(&dir, "stats.csv")
+            .ok_or_else(|| RunsError::NotFound(format!("'{name}' is not a run")))?;
+        let (rows, problem) = match read_rows(&stats) {
+            Ok(rows) => (rows, None),
+            Err(problem) => (Vec::new(), Some(problem)),
+        };
+        let champion = self
+            .file_in(&dir, "champion.evo")
+            .map(|_| format!("champion:{name}/champion.evo"));
+        let info = self.run_info(&dir);
+        // A run whose settings cannot be read shows every series.
+        let shown = info.as_ref().map(|info| Shown::for_config(&info.config));
+        Ok(RunView {
+            name: name.to_string(),
+            game: info.map(|info| info.game),
+            champion,
+            rows,
+            problem,
+            shows_fitness: shown.as_ref().is_none_or(|s| s.fitness.is_some()),
+            shows_diversity: shown.as_ref().is_none_or(|s| s.diversity),
+        })
+    }
+
+    /// A run's settings, if it has a readable `run.json` inside the runs directory.
+    fn run_info(&self, dir: &Path) -> Option<RunInfo> {
+        read_run_info(&self.file_in(dir, "run.json")?).ok()
+    }
+}
+
+/// `relative` as a path, if it is one the gate considers: not empty, not absolute, no `.`
+/// or `..`.
+fn plain(relative: &str) -> Result<&Path, RunsError> {
+    let path = Path::new(relative);
+    let plain = !relative.is_empty()
+        && !relative.contains('\0')
+        && path
+            .components()
+            .all(|component| matches!(component, Component::Normal(_)));
+    if plain {
+        Ok(path)
+    } else {
+        Err(RunsError::BadName(format!(
+            "'{relative}': name a path relative to the runs directory, inside it"
+        )))
+    }
+}
+
+/// Every row of the `stats.csv` at `path`, or why one cannot be read.
+fn read_rows(path: &Path) -> Result<Vec<StatsRow>, String> {
+    let records = read_stats_csv(path).map_err(|e| e.to_string())?;
+    records
+        .into_iter()
+        .map(|record| record.map_err(|e| e.to_string()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs() -> (PathBuf, RunsDir) {
+        let dir = std::env::temp_dir().join(format!("evoboard-runs-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("inside/run")).unwrap();
+        std::fs::write(dir.join("inside/run/stats.csv"), "generation\n").unwrap();
+        let runs = RunsDir::new(&dir.join("inside"));
+        (dir, runs)
+    }
+
+    #[test]
+    fn resolve_refuses_every_way_out() {
+        let (dir, runs) = runs();
+        std::fs::write(dir.join("secret"), "x").unwrap();
+        for name in ["", "../secret", "run/../../secret", "/etc/passwd", "./run"] {
+            assert!(runs.resolve(name).is_err(), "{name}");
+        }
+        #[cfg(unix)]
+        {
+            let _ = std::fs::remove_file(dir.join("inside/out"));
+            std::os::unix::fs::symlink(dir.join("secret"), dir.join("inside/out")).unwrap();
+            assert!(runs.resolve("out").is_err(), "a link leading out");
+        }
+        assert!(runs.resolve("run/stats.csv").is_ok());
+        assert_eq!(runs.list().len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
