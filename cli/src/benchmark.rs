@@ -310,6 +310,18 @@ fn print_table(game: &str, plan: &Plan, stats: &SeriesStats) {
             "league score (wins + draws/2) / games: {:.3}",
             league_score(&stats.record)
         );
+    } else {
+        let openings = stats.openings_won;
+        println!(
+            "openings won by the player with both colours: {}, with one: {}, with neither: {}",
+            openings.both, openings.one, openings.neither
+        );
+    }
+    if stats.wiped_out > 0 {
+        println!(
+            "games the player lost with nothing left (wiped out): {} of {} losses",
+            stats.wiped_out, stats.record.losses
+        );
     }
     for (who, spec, times) in [
         ("player", &plan.player, &stats.player_time),

@@ -847,3 +847,51 @@ fn evolve_help_states_each_presets_defaults() {
         }
     }
 }
+
+/// The counts the results page quotes, from the shipped champions on the held-out openings
+/// of seed 777: Congklak's openings by games won (the player wins 35 openings with both
+/// colours, 64 with one, 1 with neither), and the Othello champion's wipe-outs at one ply
+/// against the WPC (10 of its 13 losses).
+#[test]
+fn benchmark_counts_openings_won_and_wipe_outs() {
+    let congklak = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../populations/congklak/champion.evo"
+    );
+    let report = json_of(&[
+        "benchmark",
+        "--game",
+        "congklak",
+        "--player",
+        &format!("champion:{congklak}:2"),
+        "--opponent",
+        "heuristic:2",
+        "--games",
+        "200",
+        "--seed",
+        "777",
+        "--json",
+    ]);
+    assert_eq!(
+        report["openings_won"],
+        serde_json::json!({"both": 35, "one": 64, "neither": 1})
+    );
+    let othello = json_of(&[
+        "benchmark",
+        "--game",
+        "othello",
+        "--player",
+        &format!("champion:{SHIPPED_OTHELLO_CHAMPION}:1"),
+        "--opponent",
+        "wpc:1",
+        "--games",
+        "200",
+        "--seed",
+        "777",
+        "--json",
+    ]);
+    assert_eq!(
+        (othello["losses"].as_u64(), othello["wiped_out"].as_u64()),
+        (Some(13), Some(10))
+    );
+}
