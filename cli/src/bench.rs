@@ -16,7 +16,6 @@ use evoboard::eval::neural::NeuralEvaluator;
 use evoboard::evolve::architecture_for;
 use evoboard::evolve::config::{EvolveConfig, Preset};
 use evoboard::evolve::league::{league_games, play_league};
-use evoboard::evolve::population::founders;
 use evoboard::games::Perft;
 use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
 use evoboard::nn::Architecture;
@@ -130,8 +129,11 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult 
         unreachable!("the paper preset evolves MLPs")
     };
     let mut rng = rng_for(config.seed, &[]);
-    let networks: Vec<Arc<NeuralEvaluator>> = founders(&config, &architecture, &mut rng)
-        .0
+    let networks: Vec<Arc<NeuralEvaluator>> = config
+        .preset
+        .learner()
+        .founders(&config, &architecture, &mut rng)
+        .population
         .into_iter()
         .map(|i| Arc::new(NeuralEvaluator::new(start.network(&architecture, i.genes))))
         .collect();

@@ -9,7 +9,7 @@ use crate::champion::Champion;
 use crate::eval::neural::NeuralInput;
 use crate::evolve::EvolveError;
 use crate::evolve::cmaes::SepCma;
-use crate::evolve::config::{EvolveConfig, Preset};
+use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
 use crate::evolve::stats::GenerationStats;
 use crate::nn::{Architecture, check_weights};
@@ -118,19 +118,9 @@ impl EvolutionState {
                 config.population
             ));
         }
-        let (previous, sigmas) = match config.preset {
-            Preset::Paper => (genes, 0),
-            Preset::Modern => (0, genes),
-            Preset::Td | Preset::Ctdl | Preset::Cmaes => (0, 0),
-        };
-        let cma_fits = match (&self.cma, config.preset) {
-            (Some(cma), Preset::Cmaes) => cma.fits(genes),
-            (None, preset) => preset != Preset::Cmaes,
-            (Some(_), _) => false,
-        };
-        if !cma_fits {
-            return Err("its CMA-ES state does not fit the run".to_string());
-        }
+        let learner = config.preset.learner();
+        let (previous, sigmas) = learner.mutation_memory(config, genes);
+        learner.check_state(self)?;
         let well_formed = |i: &Individual| {
             i.genes.len() == genes && i.previous.len() == previous && i.sigmas.len() == sigmas
         };

@@ -6,55 +6,60 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::neural::NeuralInput;
+use crate::evolve::learner::{GameDefaults, Learner, learner};
 
-/// The algorithms on offer.
+/// The learners on offer, each described in its file under `evolve/learner/`. Stored in
+/// `run.json` and checkpoints by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
-    /// Seed 004 as written: league fitness, elitism, roulette wheel, and the momentum-like
-    /// mutation X(n+1) = X(n) + r·p·(X(n) − X(n−1)) applied with probability p.
+    /// Seed 004 as written (`learner/paper.rs`).
     Paper,
-    /// A (μ+λ) evolution strategy with self-adaptive Gaussian mutation (Chong, Tan & White
-    /// 2005 style): the better half survives unchanged and each survivor has one mutated
-    /// offspring; past champions join the league as a hall of fame.
+    /// A self-adaptive (μ+λ) evolution strategy (`learner/modern.rs`).
     Modern,
-    /// Temporal-difference learning: one n-tuple network learns from its own games (and
-    /// games against sparring partners) by TD(0); no population, no selection.
+    /// Temporal-difference learning of one network (`learner/td.rs`).
     Td,
-    /// Coevolutionary TD learning (Szubert, Jaśkowski & Krawiec 2009): a population of TD
-    /// learners; after each generation's learning a league ranks them, the better half
-    /// survives and copies of it replace the worse half (their weights carried over).
+    /// Coevolutionary TD learning (`learner/ctdl.rs`).
     Ctdl,
-    /// Separable CMA-ES (Ros & Hansen 2008; for n-tuple networks Jaśkowski & Szubert
-    /// 2016): a Gaussian search distribution whose mean, step size and per-weight scales
-    /// adapt to the ranking of each generation's samples, so steps stay bounded by design.
+    /// Separable CMA-ES (`learner/cmaes.rs`).
     Cmaes,
+}
+
+impl Preset {
+    /// Every preset, in the order help texts list them.
+    pub const ALL: [Preset; 5] = [
+        Preset::Paper,
+        Preset::Modern,
+        Preset::Td,
+        Preset::Ctdl,
+        Preset::Cmaes,
+    ];
+
+    /// The learner behind the preset (the registry is [`learner`]).
+    pub fn learner(self) -> &'static dyn Learner {
+        learner(self)
+    }
 }
 
 impl FromStr for Preset {
     type Err = String;
     fn from_str(text: &str) -> Result<Preset, String> {
-        match text {
-            "paper" => Ok(Preset::Paper),
-            "modern" => Ok(Preset::Modern),
-            "td" => Ok(Preset::Td),
-            "ctdl" => Ok(Preset::Ctdl),
-            "cmaes" => Ok(Preset::Cmaes),
-            other => Err(format!(
-                "unknown preset '{other}' (paper, modern, td, ctdl or cmaes)"
-            )),
-        }
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.learner().name() == text)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Preset::ALL.iter().map(|p| p.learner().name()).collect();
+                format!(
+                    "unknown preset '{text}' ({} or {})",
+                    names[..names.len() - 1].join(", "),
+                    names[names.len() - 1]
+                )
+            })
     }
 }
 
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Preset::Paper => "paper",
-            Preset::Modern => "modern",
-            Preset::Td => "td",
-            Preset::Ctdl => "ctdl",
-            Preset::Cmaes => "cmaes",
-        })
+        f.write_str(self.learner().name())
     }
 }
 
@@ -227,9 +232,10 @@ pub struct ConfigError(pub String);
 
 impl EvolveConfig {
     /// The defaults of `preset`: seed 004's sizes (20 individuals, 64-42-1, p = 0.05,
-    /// elitism 1, 100 benchmark games, 75% gate) and depth-2 search.
+    /// elitism 1, 100 benchmark games, 75% gate) and depth-2 search, with the learner's own
+    /// parameters ([`Learner::settings`]).
     pub fn new(preset: Preset) -> EvolveConfig {
-        EvolveConfig {
+        preset.learner().settings(EvolveConfig {
             preset,
             population: 20,
             generations: 50,
@@ -240,14 +246,8 @@ impl EvolveConfig {
             elitism: 1,
             mutation_probability: 0.05,
             initial_sigma: 0.01,
-            sigma_bound: match preset {
-                Preset::Modern => Some(MODERN_SIGMA_BOUND),
-                _ => None,
-            },
-            hall_of_fame: match preset {
-                Preset::Paper | Preset::Td | Preset::Ctdl | Preset::Cmaes => 0,
-                Preset::Modern => 4,
-            },
+            sigma_bound: None,
+            hall_of_fame: 0,
             league: true,
             league_opening_plies: 4,
             league_sample: None,
@@ -270,45 +270,7 @@ impl EvolveConfig {
             teacher: None,
             candidates: 1,
             selection_games: 0,
-        }
-    }
-
-    /// The defaults of the TD preset: one network (n-tuple set `tuples` where the game has
-    /// one, else an MLP) learning from 50,000 games a generation at α = 0.002 and ε = 0.1,
-    /// benchmarked at depth 2, the champion chosen among the best 5 by a fresh 400-game
-    /// test; checkpoints (a few MB each) are kept for the last 2 generations only.
-    fn td(tuples: Option<&str>) -> EvolveConfig {
-        EvolveConfig {
-            population: 1,
-            network: tuples.map_or(NetworkChoice::Mlp, |set| {
-                NetworkChoice::NTuple(set.to_string())
-            }),
-            td_games: 50_000,
-            gate: 1.0,
-            candidates: 5,
-            selection_games: 400,
-            ..EvolveConfig::new(Preset::Td)
-        }
-    }
-
-    /// The defaults of the hybrid: the TD preset's network and settings, shared among 6
-    /// learners of 10,000 games a generation each; a league of 30 games at the run's depth.
-    fn ctdl(tuples: Option<&str>) -> EvolveConfig {
-        EvolveConfig {
-            preset: Preset::Ctdl,
-            population: 6,
-            td_games: 10_000,
-            ..EvolveConfig::td(tuples)
-        }
-    }
-
-    /// The defaults of CMA-ES: 20 samples a generation from a distribution of initial step
-    /// 0.1, ranked by the league.
-    fn cmaes() -> EvolveConfig {
-        EvolveConfig {
-            initial_sigma: 0.1,
-            ..EvolveConfig::new(Preset::Cmaes)
-        }
+        })
     }
 
     /// The TD step size of `generation` (1-based; see `learning_rate_end`).
@@ -325,9 +287,9 @@ impl EvolveConfig {
         }
     }
 
-    /// Whether the population evolves (league fitness, selection, variation).
+    /// Whether a league (or sparring fitness) ranks the population each generation.
     pub fn evolves(&self) -> bool {
-        self.preset != Preset::Td
+        self.preset.learner().evolves()
     }
 
     /// The defaults of `preset` for the game of `start`: an MLP has one hidden layer of
@@ -336,16 +298,11 @@ impl EvolveConfig {
     /// learning openings.
     pub fn for_game<G: NeuralInput>(preset: Preset, start: &G) -> EvolveConfig {
         let inputs = start.input_len();
-        let learning = |config: EvolveConfig| EvolveConfig {
-            td_opening_plies: start.learning_opening_plies(),
-            ..config
+        let game = GameDefaults {
+            tuple_set: start.default_tuple_set(),
+            learning_opening_plies: start.learning_opening_plies(),
         };
-        let base = match preset {
-            Preset::Td => learning(EvolveConfig::td(start.default_tuple_set())),
-            Preset::Ctdl => learning(EvolveConfig::ctdl(start.default_tuple_set())),
-            Preset::Cmaes => EvolveConfig::cmaes(),
-            _ => EvolveConfig::new(preset),
-        };
+        let base = preset.learner().defaults(EvolveConfig::new(preset), game);
         EvolveConfig {
             hidden: vec![(2 * inputs / 3).max(1)],
             ..base
@@ -356,13 +313,13 @@ impl EvolveConfig {
     /// chromosomes of `genes` weights held as networks of `network_bytes` bytes each (see
     /// [`crate::nn::Architecture::network_bytes`]), a teacher network of `teacher_bytes`,
     /// and `threads` worker threads. Besides the state (population with mutation memory,
-    /// hall of fame, champions, candidates, CMA-ES's distribution), what a generation
+    /// hall of fame, champions, candidates, the learner's own state), what a generation
     /// allocates is counted as if it all coexisted, as the allocator may keep memory freed
     /// early in a generation resident (measured: 1,000 CMA-ES samples of 167,265 weights, a
     /// population of 669 MB, peaked at 3.2 GB resident; this bound says 3.9 GB):
     /// - every individual and past champion as a network, and the league's fixtures and
     ///   outcomes;
-    /// - CMA-ES's update;
+    /// - the learner's update (CMA-ES's);
     /// - the next population;
     /// - a learner's network with its chromosome copied back;
     /// - the benchmark's and final test's game records;
@@ -375,30 +332,23 @@ impl EvolveConfig {
         threads: usize,
     ) -> usize {
         let chromosome = genes.saturating_mul(std::mem::size_of::<f32>());
-        let vectors = match self.preset {
-            Preset::Paper | Preset::Modern => 2,
-            Preset::Td | Preset::Ctdl | Preset::Cmaes => 1,
-        };
+        let learner = self.preset.learner();
+        let (previous, sigmas) = learner.mutation_memory(self, genes);
+        let individual = genes
+            .saturating_add(previous)
+            .saturating_add(sigmas)
+            .saturating_mul(std::mem::size_of::<f32>());
         let population = self
             .population
-            .saturating_mul(vectors * chromosome + 3 * std::mem::size_of::<Vec<f32>>());
-        // The distribution's four vectors of f64; while it updates, the steps of the better
-        // half of the samples and their mean, in f64 too.
-        let f64_vector = genes.saturating_mul(std::mem::size_of::<f64>());
-        let (cma, cma_update) = match self.preset {
-            Preset::Cmaes => (
-                4 * f64_vector,
-                (self.population / 2 + 1).saturating_mul(f64_vector),
-            ),
-            _ => (0, 0),
-        };
+            .saturating_mul(individual + 3 * std::mem::size_of::<Vec<f32>>());
+        let (learner_state, learner_update) = learner.state_bytes(self, genes);
         let kept = self
             .hall_of_fame
             .saturating_add(self.candidates)
             .saturating_add(2);
         let state = population
             .saturating_add(kept.saturating_mul(chromosome))
-            .saturating_add(cma);
+            .saturating_add(learner_state);
         let players = self
             .population
             .saturating_add(self.hall_of_fame)
@@ -420,7 +370,7 @@ impl EvolveConfig {
             state,
             players,
             fitness,
-            cma_update,
+            learner_update,
             next,
             learning,
             records,
@@ -465,7 +415,7 @@ impl EvolveConfig {
         if self.population == 0 {
             return fail("the population needs at least 1 individual".into());
         }
-        if matches!(self.preset, Preset::Td | Preset::Ctdl) && self.td_games == 0 {
+        if self.preset.learner().learns() && self.td_games == 0 {
             return fail(format!(
                 "the {} preset learns from TD games: --td-games must be at least 1",
                 self.preset

@@ -6,6 +6,7 @@ pub mod checkpoint;
 pub mod cmaes;
 pub mod config;
 pub mod league;
+pub mod learner;
 pub mod learning;
 pub mod mutation;
 pub mod population;
@@ -16,8 +17,6 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-
-use rand::RngExt;
 
 use crate::arena::{
     Agent, AgentSpec, OpeningError, SearchAgent, SeriesConfig, SeriesStats, SpecError, WinRecord,
@@ -32,8 +31,8 @@ use crate::nn::{Architecture, Network, Topology, TopologyError};
 use crate::persist::{PersistError, write_atomic};
 use crate::rng::{derive_seed, rng_for};
 use checkpoint::{EvolutionState, RunDir, RunInfo, RunLock};
-use config::{ConfigError, EvolveConfig, NetworkChoice, Preset};
-use population::{Individual, diversity, founders};
+use config::{ConfigError, EvolveConfig, NetworkChoice};
+use population::diversity;
 use stats::GenerationStats;
 
 /// Stream tags of the run's seeds (see [`crate::rng::derive_seed`]).
@@ -385,9 +384,12 @@ impl<G: NamedEvaluators> Evolution<G> {
         } else {
             Vec::new()
         };
+        // The learner may change the state (CMA-ES moves its distribution) while networks
+        // are still being built: they need only the layout.
+        let architecture = state.architecture.clone();
         let network = |genes: &[f32]| {
             Arc::new(NeuralEvaluator::new(
-                start.network(&state.architecture, genes.to_vec()),
+                start.network(&architecture, genes.to_vec()),
             ))
         };
         let players: Vec<_> = state.population.iter().map(|i| network(&i.genes)).collect();
@@ -407,20 +409,8 @@ impl<G: NamedEvaluators> Evolution<G> {
         };
         let ranked = selection::ranking(&fitness);
         let best = ranked[0];
-        // A generation offers its best individual, or with CMA-ES the distribution's new
-        // mean (the strategy's estimate, less noisy than any one sample's fitness).
-        let offered = match &mut state.cma {
-            Some(cma) => {
-                let samples: Vec<&[f32]> = state
-                    .population
-                    .iter()
-                    .map(|i| i.genes.as_slice())
-                    .collect();
-                cma.update(&samples, &ranked);
-                cma.mean_genes()
-            }
-            None => state.population[best].genes.clone(),
-        };
+        let learner = config.preset.learner();
+        let offered = learner.offered(state, &ranked);
         let offered_player = network(&offered);
         let mut records = Vec::new();
         if config.bench_games > 0 {
@@ -482,7 +472,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             state.hall_of_fame.drain(..excess);
         }
         if config.evolves() {
-            state.population = next_generation(state, &fitness, &ranked);
+            state.population = learner.next_generation(state, &fitness, &ranked);
         }
         state.generation = generation;
         Ok(())
@@ -616,7 +606,11 @@ pub fn architecture_for<G: NamedEvaluators>(
 /// Generation 0 of a run, entirely determined by its seed.
 fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionState {
     let mut rng = rng_for(config.seed, &[EVOLVE_STREAM]);
-    let (population, cma) = founders(&config, &architecture, &mut rng);
+    let learner::Founders { population, cma } =
+        config
+            .preset
+            .learner()
+            .founders(&config, &architecture, &mut rng);
     EvolutionState {
         config,
         architecture,
@@ -748,70 +742,4 @@ fn sparring_partners<G: NamedEvaluators>(
         .iter()
         .map(|spec| Ok(spec.parse::<AgentSpec>()?.build(start)?))
         .collect()
-}
-
-/// Selection and variation: the next population from this one and its fitness.
-///
-/// - Paper: the `elitism` best are cloned unchanged; every other slot takes a roulette-wheel
-///   parent, copied, and mutated with probability p by [`mutation::momentum`].
-/// - Modern: the better half (μ = ⌈P/2⌉, by rank) survives unchanged, and survivor k mod μ
-///   fathers each remaining slot through [`mutation::self_adaptive`] ((μ+λ) selection, which
-///   keeps the best automatically, so `elitism` is not used).
-/// - TD: the lone network carries on. CTDL: the better half survives and survivor k takes
-///   the place of the k-th of the worse half too (weights and all: TD learning, not
-///   mutation, makes the copies differ).
-fn next_generation(
-    state: &mut EvolutionState,
-    fitness: &[f64],
-    ranked: &[usize],
-) -> Vec<Individual> {
-    let config = &state.config;
-    let population = &state.population;
-    let rng = &mut state.rng;
-    let size = population.len();
-    match config.preset {
-        Preset::Paper => {
-            let mut next: Vec<Individual> = ranked[..config.elitism]
-                .iter()
-                .map(|&i| population[i].clone())
-                .collect();
-            while next.len() < size {
-                let parent = &population[selection::roulette(fitness, rng)];
-                next.push(if rng.random_bool(config.mutation_probability) {
-                    mutation::momentum(parent, config.mutation_probability, rng)
-                } else {
-                    parent.clone()
-                });
-            }
-            next
-        }
-        Preset::Td => population.clone(),
-        Preset::Cmaes => state
-            .cma
-            .as_ref()
-            .expect("a CMA-ES run has its distribution")
-            .sample(size, rng)
-            .into_iter()
-            .map(Individual::plain)
-            .collect(),
-        Preset::Ctdl => {
-            let survivors = size.div_ceil(2);
-            (0..size)
-                .map(|k| population[ranked[if k < survivors { k } else { k - survivors }]].clone())
-                .collect()
-        }
-        Preset::Modern => {
-            let survivors = size.div_ceil(2);
-            let mut next: Vec<Individual> = ranked[..survivors]
-                .iter()
-                .map(|&i| population[i].clone())
-                .collect();
-            for k in 0..size - survivors {
-                let parent = &population[ranked[k % survivors]];
-                let bound = config.sigma_bound.map(|b| b * config.initial_sigma);
-                next.push(mutation::self_adaptive(parent, bound, rng));
-            }
-            next
-        }
-    }
 }

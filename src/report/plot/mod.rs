@@ -31,7 +31,7 @@ use plotters::style::FontStyle;
 
 use crate::champion::Champion;
 use crate::evolve::checkpoint::RunDir;
-use crate::evolve::config::{EvolveConfig, Preset};
+use crate::evolve::config::EvolveConfig;
 use crate::evolve::gating_benchmark;
 use crate::evolve::league::{credited_games, fixed_mean_fitness};
 use crate::evolve::stats::StatsRow;
@@ -242,9 +242,5 @@ pub fn run_notes(config: &EvolveConfig) -> RunNotes {
 
 /// What each generation of the run puts up against the benchmark.
 fn benchmarked(config: &EvolveConfig) -> &'static str {
-    match config.preset {
-        Preset::Cmaes => "each generation's mean network",
-        _ if config.population == 1 => "the network after each generation",
-        _ => "each generation's best network",
-    }
+    config.preset.learner().offered_label(config)
 }

@@ -1,0 +1,84 @@
+//! Temporal-difference learning: one network learns from its own games (and games against
+//! sparring partners or a teacher's values) by TD(λ); no population, no selection.
+
+use super::{Founders, GameDefaults, Learner, random_network};
+use crate::evolve::checkpoint::EvolutionState;
+use crate::evolve::config::{EvolveConfig, NetworkChoice};
+use crate::evolve::population::Individual;
+use crate::nn::Architecture;
+use crate::rng::GameRng;
+
+pub struct Td;
+
+impl Learner for Td {
+    fn name(&self) -> &'static str {
+        "td"
+    }
+
+    /// One network (the game's default n-tuple set where it has one, else an MLP) learning
+    /// from 50,000 games a generation, run to its budget (gate 1.0), the champion chosen
+    /// among the best 5 by a fresh 400-game test.
+    fn defaults(&self, base: EvolveConfig, game: GameDefaults) -> EvolveConfig {
+        EvolveConfig {
+            population: 1,
+            network: game.tuple_set.map_or(NetworkChoice::Mlp, |set| {
+                NetworkChoice::NTuple(set.to_string())
+            }),
+            td_games: 50_000,
+            td_opening_plies: game.learning_opening_plies,
+            gate: 1.0,
+            candidates: 5,
+            selection_games: 400,
+            ..base
+        }
+    }
+
+    fn evolves(&self) -> bool {
+        false
+    }
+
+    fn learns(&self) -> bool {
+        true
+    }
+
+    fn founders(
+        &self,
+        config: &EvolveConfig,
+        architecture: &Architecture,
+        rng: &mut GameRng,
+    ) -> Founders {
+        Founders {
+            population: learners(config, architecture, rng),
+            cma: None,
+        }
+    }
+
+    /// Never called: the lone network does not evolve (see [`Learner::evolves`]).
+    fn next_generation(
+        &self,
+        state: &mut EvolutionState,
+        _fitness: &[f64],
+        _ranked: &[usize],
+    ) -> Vec<Individual> {
+        state.population.clone()
+    }
+}
+
+/// TD learners to start from: MLPs as drawn, n-tuple networks at zero (every position
+/// even; the hybrid's learners then part ways through their own games). A network is
+/// drawn either way, so that the generator moves on alike.
+pub(super) fn learners(
+    config: &EvolveConfig,
+    architecture: &Architecture,
+    rng: &mut GameRng,
+) -> Vec<Individual> {
+    (0..config.population)
+        .map(|_| {
+            let genes = random_network(architecture, rng);
+            Individual::plain(match architecture {
+                Architecture::Mlp(_) => genes,
+                Architecture::NTuple(_) => vec![0.0; genes.len()],
+            })
+        })
+        .collect()
+}
