@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use numpy::PyArray1;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use evoboard::arena::spec::{AgentKind, LoadedChampion, UNTIMED_DEPTH};
 use evoboard::arena::{Agent, AgentSpec, History, SearchAgent, SpecError};
@@ -32,8 +33,8 @@ pub trait DynAgent: Send + Sync {
         player: Option<Player>,
         rng: &mut GameRng,
     ) -> PyResult<String>;
-    /// The static evaluation of each position for its side to move.
-    fn evaluate(&self, positions: &[Position]) -> PyResult<Vec<f32>>;
+    /// The static evaluation of `position` for its side to move.
+    fn evaluate(&self, position: &Position) -> PyResult<f32>;
     /// The agent as its own type, for the commands that play it ([`Typed`]).
     fn as_any(&self) -> &dyn Any;
 }
@@ -81,24 +82,16 @@ impl<G: Member> DynAgent for Typed<G> {
         }
     }
 
-    fn evaluate(&self, positions: &[Position]) -> PyResult<Vec<f32>> {
+    fn evaluate(&self, position: &Position) -> PyResult<f32> {
         let evaluator = self.evaluator.as_ref().ok_or_else(|| {
             bad(format!(
                 "{} has no evaluator (random, first and engines do not evaluate)",
                 self.agent.name()
             ))
         })?;
-        let mut values = Vec::with_capacity(positions.len());
-        for position in positions {
-            let Some(game) = G::peek(position) else {
-                return Err(bad(format!(
-                    "the agent does not play {}",
-                    position.game_name()
-                )));
-            };
-            values.push(evaluator.evaluate(game, game.to_move()));
-        }
-        Ok(values)
+        let game = G::peek(position)
+            .ok_or_else(|| bad(format!("the agent does not play {}", position.game_name())))?;
+        Ok(evaluator.evaluate(game, game.to_move()))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -218,19 +211,25 @@ impl PyAgent {
 
     /// The static value of each state for its side to move, as the agent's search values
     /// a leaf (float32 array): a champion's network, a heuristic's weighted features. Only
-    /// agents with an evaluator: `random`, `first` and engines raise ValueError.
+    /// agents with an evaluator: `random`, `first` and engines raise ValueError. Static
+    /// evaluations are short, so they run with the GIL held (no copy of the states).
     fn evaluate<'py>(
         &self,
         py: Python<'py>,
         states: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let mut positions = Vec::new();
-        for state in states.try_iter()? {
-            positions.push(state?.cast::<PyState>()?.borrow().position.clone());
+        let mut values = Vec::with_capacity(states.len().unwrap_or(0));
+        let mut value_of = |state: &Bound<'py, PyAny>| -> PyResult<()> {
+            let state = state.cast::<PyState>()?.borrow();
+            values.push(self.inner.evaluate(&state.position)?);
+            Ok(())
+        };
+        match states.cast::<PyList>() {
+            Ok(list) => list.iter().try_for_each(|state| value_of(&state))?,
+            Err(_) => states.try_iter()?.try_for_each(|state| value_of(&state?))?,
         }
-        let values = py.detach(|| self.inner.evaluate(&positions));
         self.raise_callback_error()?;
-        Ok(PyArray1::from_vec(py, values?))
+        Ok(PyArray1::from_vec(py, values))
     }
 
     fn __repr__(&self) -> String {
