@@ -156,7 +156,7 @@ impl Observer for PyObserver {
 /// Creates (or with `resume`, continues) the run in `out` and plays it to its end.
 fn run<G: Member>(
     py: Python<'_>,
-    start: G,
+    start: &G,
     out: &Path,
     config: Option<EvolveConfig>,
     generations: Option<u32>,
@@ -164,8 +164,8 @@ fn run<G: Member>(
 ) -> PyResult<Value> {
     let mut evolution = py
         .detach(|| match config {
-            Some(config) => Evolution::create(start, config, out),
-            None => Evolution::resume(start, out, generations),
+            Some(config) => Evolution::create(start.clone(), config, out),
+            None => Evolution::resume(start.clone(), out, generations),
         })
         .map_err(Sorted::into_py)?;
     // A request left over from an earlier run would stop this one before it starts.
@@ -254,7 +254,7 @@ pub fn evolve<'py>(
             )?),
             true => None,
         };
-        run(py, start.clone(), &out, config, generations, &observer)?
+        run(py, start, &out, config, generations, &observer)?
     });
     if let Some(dir) = plots {
         py.detach(|| evoboard::report::plot::plot_run(&out, &dir))
