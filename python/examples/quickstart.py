@@ -43,8 +43,10 @@ except ImportError:
 else:
     env = pettingzoo_env("congkak")
     env.reset(seed=1)
+    totals = {}
     for agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
+        totals[agent] = totals.get(agent, 0) + reward
         legal = np.flatnonzero(observation["action_mask"])
         env.step(None if termination or truncation else int(legal[0]))
-    print("congkak rewards:", env.rewards)
+    print("congkak rewards:", totals)
