@@ -6,11 +6,11 @@
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, FromArgMatches, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
 use serde_json::json;
 
 use crate::common::{GameName, SeriesArgs, configure_threads, game_parser, with_game};
 use crate::error::{BadInput, CliResult};
+use evoboard::arena::reports::benchmark_report;
 use evoboard::arena::{
     AgentSpec, Forfeits, LEAGUE_GAMES, LEAGUE_OPPONENT, SeriesConfig, SeriesStats, SprtResult,
     WinRecord, league_agents, league_score, league_series, play_series, play_sprt,
@@ -60,16 +60,6 @@ enum Protocol {
     /// 1 ply with ε = 0.1 against wpc:1@0.1, 1000 games (or --games) from the start
     /// position, scored (wins + draws/2) / games.
     League,
-}
-
-impl Protocol {
-    /// The name `--json` reports, as the flag spells it.
-    fn name(self) -> &'static str {
-        match self {
-            Protocol::Standard => "standard",
-            Protocol::League => "league",
-        }
-    }
 }
 
 /// Which of the flags the user typed: clap's defaults hide that, and the league protocol
@@ -217,8 +207,15 @@ fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> CliResul
     }
     let stats = SeriesStats::from_records(&records);
     if json {
-        let mut report = report_json(start.name(), plan, &stats);
-        report["forfeited"] = json!(forfeits.forfeited);
+        let mut report = benchmark_report(
+            start.name(),
+            &plan.player.to_string(),
+            &plan.opponent.to_string(),
+            plan.protocol == Protocol::League,
+            plan.config,
+            &stats,
+            forfeits.forfeited,
+        );
         if let Some(sprt) = &sprt {
             report["sprt"] = json!(sprt);
         }
@@ -259,27 +256,6 @@ fn print_sprt(result: &SprtResult) {
          Elo {:+.1} (95% {:+.1} to {:+.1})",
         elo.elo, elo.ci_low, elo.ci_high
     );
-}
-
-/// The `benchmark --json` object: the run's settings plus every [`SeriesStats`] field (and
-/// the score under the league protocol).
-fn report_json(game: &str, plan: &Plan, stats: &SeriesStats) -> serde_json::Value {
-    let mut report = with_fields(
-        json!({
-            "schema": "evoboard.benchmark/1",
-            "game": game,
-            "player": plan.player.to_string(),
-            "opponent": plan.opponent.to_string(),
-            "protocol": plan.protocol.name(),
-            "seed": plan.config.seed,
-            "opening_plies": plan.config.opening_plies,
-        }),
-        stats,
-    );
-    if plan.protocol == Protocol::League {
-        report["score"] = json!(league_score(&stats.record));
-    }
-    report
 }
 
 fn print_table(game: &str, plan: &Plan, stats: &SeriesStats) {
@@ -340,17 +316,6 @@ pub(super) fn games_progress(games: u64) -> CliResult<ProgressBar> {
         ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, ETA {eta}")?
             .progress_chars("=> "),
     ))
-}
-
-/// `object` with the fields of `fields`' JSON object added: a report's settings followed
-/// by a statistics struct, without a wrapper type for each report.
-fn with_fields(mut object: serde_json::Value, fields: &impl Serialize) -> serde_json::Value {
-    if let (Some(object), Ok(serde_json::Value::Object(fields))) =
-        (object.as_object_mut(), serde_json::to_value(fields))
-    {
-        object.extend(fields);
-    }
-    object
 }
 
 /// A [`WinRecord`] as table columns (wins, draws, losses, win rate, 95% interval), so

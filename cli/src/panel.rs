@@ -4,12 +4,12 @@
 //! the heuristic has an evolved evaluator learned, and which does it still lose to?
 
 use clap::Args;
-use serde_json::json;
 
 use crate::benchmark::{RecordColumns, games_progress};
 use crate::common::{GameName, SeriesArgs, configure_threads, game_parser, with_game};
 use crate::error::CliResult;
 use evoboard::arena::panel::pooled;
+use evoboard::arena::reports::panel_report;
 use evoboard::arena::spec::UNTIMED_DEPTH;
 use evoboard::arena::{AgentSpec, Forfeits, PanelRow, SeriesConfig, panel_opponents, play_panel};
 use evoboard::eval::NamedEvaluators;
@@ -73,26 +73,14 @@ fn run_panel<G: NamedEvaluators>(start: G, args: &PanelArgs, player_spec: &Agent
         eprintln!("warning: {warning}");
     }
     if args.json {
-        println!("{}", panel_json(start.name(), args, &rows));
+        println!(
+            "{}",
+            panel_report(start.name(), &args.player, args.depth, config, &rows)
+        );
     } else {
         print_panel(start.name(), args, &rows);
     }
     Ok(())
-}
-
-/// The `panel --json` object: the settings, one row per opponent, and the pooled record.
-fn panel_json(game: &str, args: &PanelArgs, rows: &[PanelRow]) -> serde_json::Value {
-    json!({
-        "schema": "evoboard.panel/1",
-        "game": game,
-        "player": args.player,
-        "depth": args.depth,
-        "games": args.series.games,
-        "seed": args.series.seed,
-        "opening_plies": args.series.openings,
-        "rows": rows,
-        "overall": pooled(rows),
-    })
 }
 
 fn print_panel(game: &str, args: &PanelArgs, rows: &[PanelRow]) {

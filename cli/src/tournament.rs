@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 use indicatif::ProgressBar;
-use serde_json::json;
 
 use crate::common::{
     GameName, SeriesArgs, check_output_path, configure_threads, game_parser, with_game,
@@ -13,6 +12,7 @@ use crate::common::{
 };
 use crate::error::{BadInput, CliResult};
 use evoboard::arena::AgentSpec;
+use evoboard::arena::reports::tournament_report;
 use evoboard::arena::tables::{summary_columns, tournament_csv};
 use evoboard::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
 use evoboard::eval::NamedEvaluators;
@@ -103,17 +103,7 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
         None => None,
     };
     if args.json {
-        let report = json!({
-            "schema": "evoboard.tournament/1",
-            "game": start.name(),
-            "games_per_pair": args.series.games,
-            "opening_plies": args.series.openings,
-            "seed": args.series.seed,
-            "agents": result.agents,
-            "matrix": result.matrix,
-            "forfeited": result.forfeits.forfeited,
-            "ratings": ratings,
-        });
+        let report = tournament_report(start.name(), &config, &result, ratings.as_ref());
         println!("{report}");
     } else {
         print_tables(start.name(), args, &result);

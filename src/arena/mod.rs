@@ -7,6 +7,7 @@ pub mod game_record;
 pub mod league;
 pub mod openings;
 pub mod panel;
+pub mod reports;
 pub mod series;
 pub mod spec;
 pub mod sprt;

@@ -1,0 +1,350 @@
+//! Agents from Python: built from the command line's spec strings, or searching with an
+//! evaluator written in Python. [`DynAgent`] hides the game type; [`Typed`] is an agent
+//! of one game with its static evaluator, if it has one.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use evoboard::arena::spec::{AgentKind, LoadedChampion, UNTIMED_DEPTH};
+use evoboard::arena::{Agent, AgentSpec, History, SearchAgent, SpecError};
+use evoboard::eval::{Evaluator, SharedEvaluator};
+use evoboard::games::Player;
+use evoboard::games::joint::format_part;
+use evoboard::rng::{GameRng, rng_for};
+
+use crate::errors::{EvoboardError, bad, bad_input};
+use crate::position::{Member, Position};
+use crate::state::{PyGame, PyState, dense_input};
+use crate::with_position;
+
+/// An agent of some game, seen without its game type.
+pub trait DynAgent: Send + Sync {
+    /// The move (or, at a simultaneous decision with `player`, that player's own part)
+    /// the agent chooses at `position`.
+    fn choose(
+        &self,
+        position: &Position,
+        player: Option<Player>,
+        rng: &mut GameRng,
+    ) -> PyResult<String>;
+    /// The static evaluation of `position` for its side to move.
+    fn evaluate(&self, position: &Position) -> PyResult<f32>;
+    /// The agent as its own type, for the commands that play it ([`Typed`]).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// An agent of game `G`, with the evaluator its search uses (none for `random`, `first`
+/// and external engines).
+pub struct Typed<G: Member> {
+    pub agent: Arc<dyn Agent<G>>,
+    pub evaluator: Option<SharedEvaluator<G>>,
+}
+
+impl<G: Member> DynAgent for Typed<G> {
+    fn choose(
+        &self,
+        position: &Position,
+        player: Option<Player>,
+        rng: &mut GameRng,
+    ) -> PyResult<String> {
+        let start = G::peek(position);
+        let game = start
+            .ok_or_else(|| bad(format!("the agent does not play {}", position.game_name())))?;
+        if game.outcome().is_some() {
+            return Err(bad("the game is over: no move to choose"));
+        }
+        let mut pick = |view: &G| {
+            let history = History {
+                start: view,
+                moves: &[],
+            };
+            self.agent
+                .try_choose(view, history, rng)
+                .map_err(|forfeit| EvoboardError::new_err(forfeit.reason))
+        };
+        match (game.joint(), player) {
+            (Some(joint), Some(player)) => {
+                let mv = pick(&joint.seen_by(player))?;
+                Ok(format_part(game, mv, player))
+            }
+            (Some(joint), None) => {
+                let first = pick(&joint.seen_by(Player::First))?;
+                let second = pick(&joint.seen_by(Player::Second))?;
+                Ok(game.format_move(joint.merge(first, second)))
+            }
+            (None, _) => Ok(game.format_move(pick(game)?)),
+        }
+    }
+
+    fn evaluate(&self, position: &Position) -> PyResult<f32> {
+        let evaluator = self.evaluator.as_ref().ok_or_else(|| {
+            bad(format!(
+                "{} has no evaluator (random, first and engines do not evaluate)",
+                self.agent.name()
+            ))
+        })?;
+        let game = G::peek(position)
+            .ok_or_else(|| bad(format!("the agent does not play {}", position.game_name())))?;
+        Ok(evaluator.evaluate(game, game.to_move()))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The agent `spec` names for `start`'s game, with its evaluator; a champion file is read
+/// once for both.
+fn build_spec<G: Member>(start: &G, spec: &AgentSpec) -> Result<Arc<dyn DynAgent>, SpecError> {
+    let loaded: Mutex<HashMap<PathBuf, LoadedChampion>> = Mutex::default();
+    let load = |path: &Path| -> Result<LoadedChampion, SpecError> {
+        let mut loaded = loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(champion) = loaded.get(path) {
+            return Ok(champion.clone());
+        }
+        let champion = spec.load_champion(path, start)?;
+        loaded.insert(path.to_path_buf(), champion.clone());
+        Ok(champion)
+    };
+    let agent = Arc::from(spec.build_with(&load)?);
+    let evaluator = match spec.kind {
+        AgentKind::Engine { .. } => None,
+        _ => spec
+            .searcher_with::<G>(&load)?
+            .map(|search| search.evaluator),
+    };
+    Ok(Arc::new(Typed { agent, evaluator }))
+}
+
+/// A player of a game: `evoboard.agent(spec, game=...)` or `evoboard.search_agent(...)`.
+#[pyclass(module = "evoboard", name = "Agent", frozen)]
+pub struct PyAgent {
+    /// The spec it was built from (or the search agent's label).
+    pub spec: String,
+    pub game: PyGame,
+    pub inner: Arc<dyn DynAgent>,
+    /// The agent's random choices (`random`, `@EPS`), seeded.
+    rng: Mutex<GameRng>,
+    /// The first error a Python evaluator raised during a search, raised after it.
+    callback_error: Option<Arc<Mutex<Option<PyErr>>>>,
+}
+
+impl PyAgent {
+    /// Raises what a Python evaluator raised during the last call, if anything.
+    fn raise_callback_error(&self) -> PyResult<()> {
+        match &self.callback_error {
+            Some(slot) => match slot.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                Some(error) => Err(error),
+                None => Ok(()),
+            },
+            None => Ok(()),
+        }
+    }
+
+    /// The agent built from `spec` for `game` (a spec string, or an `Agent` of that game).
+    pub fn from_arg(spec: &Bound<'_, PyAny>, game: &PyGame) -> PyResult<Arc<dyn DynAgent>> {
+        if let Ok(agent) = spec.cast::<PyAgent>() {
+            let agent = agent.get();
+            if agent.game != *game {
+                return Err(bad(format!("agent {} plays another game", agent.spec)));
+            }
+            return Ok(Arc::clone(&agent.inner));
+        }
+        PyAgent::from_text(&spec.extract::<String>()?, game)
+    }
+
+    /// The agent the spec string `text` names for `game`.
+    fn from_text(text: &str, game: &PyGame) -> PyResult<Arc<dyn DynAgent>> {
+        let spec: AgentSpec = text.parse().map_err(bad_input)?;
+        with_position!(&game.start, |start| build_spec(start, &spec)).map_err(bad_input)
+    }
+
+    /// Its name in reports: the spec string.
+    pub fn label(spec: &Bound<'_, PyAny>) -> PyResult<String> {
+        match spec.cast::<PyAgent>() {
+            Ok(agent) => Ok(agent.get().spec.clone()),
+            Err(_) => spec.extract(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyAgent {
+    /// The spec the agent was built from.
+    #[getter]
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The game it plays.
+    #[getter]
+    fn game(&self) -> PyGame {
+        self.game.clone()
+    }
+
+    /// The move the agent chooses at `state`, in the game's notation (the GIL is released
+    /// while it searches). At Congkak's simultaneous opening: with `player`, that
+    /// player's own hole; without, the whole joint move, each part chosen unseen.
+    #[pyo3(signature = (state, player = None))]
+    fn choose(
+        &self,
+        py: Python<'_>,
+        state: PyRef<'_, PyState>,
+        player: Option<usize>,
+    ) -> PyResult<String> {
+        let player = player.map(crate::state::player).transpose()?;
+        let position = state.position.clone();
+        drop(state);
+        let chosen = py.detach(|| {
+            let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+            self.inner.choose(&position, player, &mut rng)
+        });
+        self.raise_callback_error()?;
+        chosen
+    }
+
+    /// The static value of each state for its side to move, as the agent's search values
+    /// a leaf (float32 array): a champion's network, a heuristic's weighted features. Only
+    /// agents with an evaluator: `random`, `first` and engines raise ValueError. Static
+    /// evaluations are short, so they run with the GIL held (no copy of the states).
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        states: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let mut values = Vec::with_capacity(states.len().unwrap_or(0));
+        let mut value_of = |state: &Bound<'py, PyAny>| -> PyResult<()> {
+            let state = state.cast::<PyState>()?.borrow();
+            values.push(self.inner.evaluate(&state.position)?);
+            Ok(())
+        };
+        match states.cast::<PyList>() {
+            Ok(list) => list.iter().try_for_each(|state| value_of(&state))?,
+            Err(_) => states.try_iter()?.try_for_each(|state| value_of(&state?))?,
+        }
+        self.raise_callback_error()?;
+        Ok(PyArray1::from_vec(py, values))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Agent({:?}, game={:?})",
+            self.spec,
+            self.game.start.game_name().as_str()
+        )
+    }
+}
+
+/// Builds the agent a spec string names: `random`, `first`, `heuristic:D`, `wpc:D`,
+/// `minimax:D:EVAL`, `champion:PATH[:D]`, `normal`, `expert`, `impossible`,
+/// `nmm:D:W:PATH`, `nboard:COMMAND`, `gtp:COMMAND`, with `~SECONDS` and `@EPS`
+/// suffixes (docs/guide.md, "Agent specs"). `seed` seeds its random choices.
+#[pyfunction]
+#[pyo3(signature = (spec, game, *, seed = 1))]
+pub fn agent(spec: &str, game: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyAgent> {
+    let game = PyGame::from_arg(game)?;
+    let inner = PyAgent::from_text(spec, &game)?;
+    Ok(PyAgent {
+        spec: spec.to_string(),
+        game,
+        inner,
+        rng: Mutex::new(rng_for(seed, &[])),
+        callback_error: None,
+    })
+}
+
+/// A leaf evaluator written in Python: `callable(board, to_move) -> float`, the board as
+/// `State.board()` gives it for the side to move, the value for that side.
+struct PyEvaluator {
+    callable: Py<PyAny>,
+    /// The first error the callable raised; the search then finishes on zeros.
+    error: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl<G: Member> Evaluator<G> for PyEvaluator {
+    fn evaluate(&self, game: &G, perspective: Player) -> f32 {
+        Python::attach(|py| {
+            let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
+            if error.is_some() {
+                return 0.0;
+            }
+            let mover = game.to_move();
+            let board = PyArray1::from_vec(py, dense_input(game, mover));
+            let value = self
+                .callable
+                .call1(py, (board, mover.index()))
+                .and_then(|value| value.extract::<f32>(py))
+                .and_then(|value| {
+                    if value.is_finite() {
+                        Ok(value)
+                    } else {
+                        Err(bad(format!(
+                            "the evaluator returned {value}: values must be finite"
+                        )))
+                    }
+                });
+            match value {
+                Ok(value) if perspective == mover => value,
+                Ok(value) => -value,
+                Err(raised) => {
+                    *error = Some(raised);
+                    0.0
+                }
+            }
+        })
+    }
+}
+
+/// An alpha-beta search to `depth` whose leaves `evaluate(board, to_move)` values: `board`
+/// is `State.board()` for the side to move (a float32 NumPy array), `to_move` 0 or 1, and
+/// the float returned is the value for the side to move (higher is better; finished games
+/// are valued exactly by the search). Each leaf takes the GIL and calls Python (about a
+/// microsecond of overhead per leaf besides the callable's own time); an exception raised
+/// by the callable ends the search's use of it and is raised by `choose`.
+#[pyfunction]
+#[pyo3(signature = (game, evaluate, *, depth = 2, seed = 1, name = None))]
+pub fn search_agent(
+    game: &Bound<'_, PyAny>,
+    evaluate: Py<PyAny>,
+    depth: u32,
+    seed: u64,
+    name: Option<String>,
+) -> PyResult<PyAgent> {
+    let game = PyGame::from_arg(game)?;
+    if !(1..=UNTIMED_DEPTH).contains(&depth) {
+        return Err(bad(format!("depth {depth}: use 1 to {UNTIMED_DEPTH}")));
+    }
+    let label = name.unwrap_or_else(|| format!("python:{depth}"));
+    let error = Arc::new(Mutex::new(None));
+    fn typed<G: Member>(
+        _: &G,
+        depth: u32,
+        evaluator: PyEvaluator,
+        label: &str,
+    ) -> Arc<dyn DynAgent> {
+        let evaluator: SharedEvaluator<G> = Arc::new(evaluator);
+        let search = SearchAgent::new(depth, Arc::clone(&evaluator), label.to_string());
+        Arc::new(Typed {
+            agent: Arc::new(search),
+            evaluator: Some(evaluator),
+        })
+    }
+    let evaluator = PyEvaluator {
+        callable: evaluate,
+        error: Arc::clone(&error),
+    };
+    let inner = with_position!(&game.start, |start| typed(start, depth, evaluator, &label));
+    Ok(PyAgent {
+        spec: label,
+        game,
+        inner,
+        rng: Mutex::new(rng_for(seed, &[])),
+        callback_error: Some(error),
+    })
+}
