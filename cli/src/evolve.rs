@@ -256,9 +256,12 @@ impl EvolveArgs {
     fn config<G: NamedEvaluators>(&self, start: &G) -> EvolveConfig {
         let mut config = EvolveConfig::for_game(self.preset.unwrap_or(DEFAULT_PRESET), start);
         self.apply(&mut config);
-        if config.learning_rate_end.is_some() && self.decay_generations.is_none() {
-            config.decay_generations = config.generations;
-        }
+        config.imply(|name| match name {
+            "sparring" => self.sparring.is_some(),
+            "sparring_share" => self.sparring_share.is_some(),
+            "decay_generations" => self.decay_generations.is_some(),
+            _ => false,
+        });
         config
     }
 
@@ -313,9 +316,6 @@ impl EvolveArgs {
         }
         if self.unbounded_steps {
             config.sigma_bound = None;
-        }
-        if self.sparring.is_some() && self.sparring_share.is_none() {
-            config.sparring_share = 0.5;
         }
         if let Some(budget) = self.generations {
             config.generations = budget;

@@ -10,7 +10,8 @@ use pyo3::types::{PyDict, PyModule};
 use serde_json::{Value, json};
 
 use evoboard::evolve::checkpoint::{EvolutionState, RunDir};
-use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};
+use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, Preset};
+use evoboard::evolve::settings::set_named;
 use evoboard::evolve::{Evolution, EvolveError, Observer};
 use evoboard::interrupt;
 
@@ -29,11 +30,9 @@ const RENAMED: [(&str, &str); 4] = [
     ("td_openings", "td_opening_plies"),
 ];
 
-/// Settings that are flags on the command line: `True` sets them.
-const SWITCHES: [&str; 2] = ["no_league", "unbounded_steps"];
-
 /// The settings of a new run: the preset's defaults for the game, the keyword settings
-/// applied as the command line applies its flags.
+/// set by name as plans set them ([`set_named`]), with the command line's names for four
+/// of them and its two switches, and what they imply as the flags imply it.
 fn new_config<G: Member>(
     py: Python<'_>,
     start: &G,
@@ -41,13 +40,8 @@ fn new_config<G: Member>(
     generations: Option<u32>,
     settings: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<EvolveConfig> {
-    let defaults = EvolveConfig::for_game(preset, start);
-    let mut config = serde_json::to_value(&defaults).map_err(bad_input)?;
-    let fields = config
-        .as_object_mut()
-        .ok_or_else(|| bad("settings are not an object"))?;
     let dumps = PyModule::import(py, "json")?.getattr("dumps")?;
-    let mut given = Vec::new();
+    let mut named: Vec<(String, Value)> = Vec::new();
     for (key, value) in settings.into_iter().flat_map(|settings| settings.iter()) {
         let key: String = key.extract()?;
         let text: String = dumps.call1((&value,))?.extract()?;
@@ -57,48 +51,30 @@ fn new_config<G: Member>(
             .find(|(flag, _)| *flag == key)
             .map_or(key.as_str(), |(_, field)| field);
         match field {
-            "no_league" => fields["league"] = json!(!value.as_bool().unwrap_or(false)),
+            "no_league" => named.push(("league".into(), json!(!value.as_bool().unwrap_or(false)))),
             "unbounded_steps" if value.as_bool() == Some(true) => {
-                fields["sigma_bound"] = Value::Null
+                named.push(("sigma_bound".into(), Value::Null));
             }
             "unbounded_steps" => {}
-            "network" => {
-                let text = value
-                    .as_str()
-                    .ok_or_else(|| bad("network: a string (mlp or ntuple:SET)"))?;
-                let network: NetworkChoice = text.parse().map_err(bad)?;
-                fields["network"] = serde_json::to_value(network).map_err(bad_input)?;
-            }
             "preset" | "generations" | "game" => {
                 return Err(bad(format!(
                     "{key} is a parameter of evolve, not a setting"
                 )));
             }
-            field if fields.contains_key(field) => {
-                fields[field] = value;
-            }
-            _ => {
-                let mut known: Vec<&str> = fields.keys().map(String::as_str).collect();
-                known.extend(SWITCHES);
-                return Err(bad(format!(
-                    "unknown setting '{key}'; known: {}",
-                    known.join(", ")
-                )));
-            }
+            field => named.push((field.to_string(), value)),
         }
-        given.push(field.to_string());
     }
-    let named = |field: &str| given.iter().any(|given| given == field);
     if let Some(generations) = generations {
-        fields["generations"] = json!(generations);
+        named.push(("generations".into(), json!(generations)));
     }
-    if named("sparring") && !named("sparring_share") {
-        fields["sparring_share"] = json!(0.5);
-    }
-    if named("learning_rate_end") && !named("decay_generations") {
-        fields["decay_generations"] = fields["generations"].clone();
-    }
-    serde_json::from_value(config).map_err(|error| bad(format!("bad setting: {error}")))
+    let defaults = EvolveConfig::for_game(preset, start);
+    let mut config = set_named(
+        &defaults,
+        named.iter().map(|(k, v)| (k.as_str(), v.clone())),
+    )
+    .map_err(bad)?;
+    config.imply(|name| named.iter().any(|(given, _)| given == name));
+    Ok(config)
 }
 
 /// Reports each generation to Python and asks the run to stop when the callback raises or

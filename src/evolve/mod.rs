@@ -11,6 +11,7 @@ pub mod learning;
 pub mod mutation;
 pub mod population;
 pub mod selection;
+pub mod settings;
 pub mod stats;
 
 use std::collections::HashMap;

@@ -29,7 +29,8 @@
 use serde::Deserialize;
 
 use crate::eval::NamedEvaluators;
-use crate::evolve::config::{EvolveConfig, NetworkChoice, Preset};
+use crate::evolve::config::{EvolveConfig, Preset};
+use crate::evolve::settings::set_named;
 
 /// The name of the round robin's measure in results.
 pub const RATING: &str = "rating (Elo)";
@@ -374,44 +375,27 @@ fn settings<G: NamedEvaluators>(
             return Err("preset: must be a string (paper, modern, td, ctdl or cmaes)".into());
         }
     };
-    let defaults = match serde_json::to_value(EvolveConfig::for_game(preset, start)) {
-        Ok(serde_json::Value::Object(fields)) => fields,
-        _ => unreachable!("a configuration serialises to an object"),
-    };
-    let mut fields = defaults.clone();
+    let mut named = Vec::new();
     for (key, value) in base.iter().chain(overrides) {
-        let field = key.replace('-', "_");
-        if field == "seed" {
-            return Err(format!(
-                "{key}: the seeds are the plan's `seeds`, not a setting"
-            ));
+        match key.replace('-', "_").as_str() {
+            "seed" => {
+                return Err(format!(
+                    "{key}: the seeds are the plan's `seeds`, not a setting"
+                ));
+            }
+            "preset" => {}
+            _ => named.push((
+                key.as_str(),
+                serde_json::to_value(value).map_err(|e| format!("{key}: {e}"))?,
+            )),
         }
-        if field == "preset" {
-            continue;
-        }
-        if !defaults.contains_key(&field) {
-            return Err(format!(
-                "unknown setting '{key}' (settings are named as in run.json)"
-            ));
-        }
-        // A network may be written as on the command line (`ntuple:SET`).
-        let json = match (field.as_str(), value) {
-            ("network", toml::Value::String(text)) => serde_json::to_value(
-                text.parse::<NetworkChoice>()
-                    .map_err(|e| format!("{key}: {e}"))?,
-            ),
-            _ => serde_json::to_value(value),
-        }
-        .map_err(|e| format!("{key}: {e}"))?;
-        // Each value on its own over the defaults, so a value of the wrong kind is named.
-        let mut alone = defaults.clone();
-        alone.insert(field.clone(), json.clone());
-        serde_json::from_value::<EvolveConfig>(serde_json::Value::Object(alone))
-            .map_err(|e| format!("{key}: {e}"))?;
-        fields.insert(field, json);
     }
-    let config: EvolveConfig = serde_json::from_value(serde_json::Value::Object(fields))
-        .map_err(|error| error.to_string())?;
+    let mut config = set_named(&EvolveConfig::for_game(preset, start), named)?;
+    config.imply(|name| {
+        base.keys()
+            .chain(overrides.keys())
+            .any(|key| key.replace('-', "_") == name)
+    });
     config.validate().map_err(|error| error.to_string())?;
     Ok(config)
 }
@@ -419,6 +403,7 @@ fn settings<G: NamedEvaluators>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evolve::config::NetworkChoice;
     use crate::games::othello::Othello;
 
     fn resolved(variant: &str) -> Result<Plan, PlanError> {

@@ -5,7 +5,7 @@
 //! whether it uses them ([`Learner::evolves`], [`Learner::learns`]).
 //!
 //! Adding a learner: a file here implementing [`Learner`], a variant of
-//! [`Preset`](crate::evolve::config::Preset) and its line in [`learner`]. The state a
+//! [`Preset`] and its line in [`learner`]. The state a
 //! learner keeps between generations lives in the checkpoint: its individuals (genes and
 //! mutation memory) and, for CMA-ES, its search distribution; a learner that needs more
 //! adds it there and raises the checkpoint's format version.
