@@ -37,8 +37,14 @@ def test_ctrl_c_stops_after_the_generation_and_resume_finishes_the_run(tmp_path)
         if row["generation"] == 1:
             signal.raise_signal(signal.SIGINT)  # as Ctrl-C would
 
-    with pytest.raises(KeyboardInterrupt):
-        evoboard.evolve("kalah", out=out, generations=3, on_generation=interrupt, **SMALL)
+    # Python's own Ctrl-C handler, as in an interactive session: a process started in the
+    # background (a CI runner's, say) inherits SIGINT ignored, and Python then installs none.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            evoboard.evolve("kalah", out=out, generations=3, on_generation=interrupt, **SMALL)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert [row["generation"] for row in evoboard.read_stats(out)] == [1]
     resumed = evoboard.evolve(out=out, resume=True)
     assert [row["generation"] for row in resumed["stats"]] == [1, 2, 3]
