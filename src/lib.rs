@@ -172,6 +172,7 @@
 pub mod arena;
 pub mod champion;
 pub mod csv_rows;
+pub mod errors;
 pub mod eval;
 pub mod evolve;
 pub mod experiments;

@@ -57,13 +57,7 @@ impl std::fmt::Display for CliError {
             };
             return write!(f, "{line}");
         };
-        write!(f, "{error}")?;
-        let mut cause = error.source();
-        while let Some(next) = cause {
-            write!(f, ": {next}")?;
-            cause = next.source();
-        }
-        Ok(())
+        f.write_str(&evoboard::errors::chain(error.as_ref()))
     }
 }
 

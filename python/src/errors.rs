@@ -13,21 +13,9 @@ create_exception!(
     "A failure that is not the caller's input: the file system, a run that cannot continue, a search out of time."
 );
 
-/// The error and each of its causes, joined by ": " (as the command line prints them).
-fn message(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(next) = cause {
-        text.push_str(": ");
-        text.push_str(&next.to_string());
-        cause = next.source();
-    }
-    text
-}
-
 /// `ValueError` with `error`'s message: for errors that are always the caller's input.
 pub fn bad_input(error: impl std::error::Error) -> PyErr {
-    PyValueError::new_err(message(&error))
+    PyValueError::new_err(evoboard::errors::chain(&error))
 }
 
 /// `ValueError` with a message of the bindings' own.
@@ -37,7 +25,7 @@ pub fn bad(text: impl Into<String>) -> PyErr {
 
 /// `EvoboardError` with `error`'s message.
 pub fn failure(error: impl std::error::Error) -> PyErr {
-    EvoboardError::new_err(message(&error))
+    EvoboardError::new_err(evoboard::errors::chain(&error))
 }
 
 /// Errors that know whether the input was at fault (the library's `is_bad_input`).

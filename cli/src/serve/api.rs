@@ -68,21 +68,9 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The message with its causes, as the command line prints errors.
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(next) = cause {
-        text.push_str(": ");
-        text.push_str(&next.to_string());
-        cause = next.source();
-    }
-    text
-}
-
 impl From<SpecError> for ApiError {
     fn from(error: SpecError) -> ApiError {
-        ApiError::bad_request(chain(&error))
+        ApiError::bad_request(evoboard::errors::chain(&error))
     }
 }
 
@@ -91,7 +79,7 @@ impl From<LiveError> for ApiError {
     fn from(error: LiveError) -> ApiError {
         match error {
             LiveError::NotNow(message) => ApiError::conflict(message),
-            other => ApiError::bad_request(chain(&other)),
+            other => ApiError::bad_request(evoboard::errors::chain(&other)),
         }
     }
 }
@@ -108,7 +96,7 @@ impl From<RunsError> for ApiError {
 
 impl From<GameError> for ApiError {
     fn from(error: GameError) -> ApiError {
-        ApiError::bad_request(chain(&error))
+        ApiError::bad_request(evoboard::errors::chain(&error))
     }
 }
 
