@@ -15,6 +15,11 @@ const FONT: &str = "sans-serif";
 const MARGIN: u32 = 16;
 const Y_LABEL_AREA: u32 = 80;
 const X_LABEL_AREA: u32 = 48;
+/// Rows of category names under the axis at most, the height of each row, and the least
+/// space between two names on one row.
+const MAX_CATEGORY_ROWS: u32 = 4;
+const CATEGORY_ROW: u32 = 18;
+const CATEGORY_GAP: u32 = 10;
 /// Height of a row of the legend strip, and the length of a legend swatch.
 const LEGEND_ROW: u32 = 24;
 const SWATCH: i32 = 26;
@@ -39,19 +44,24 @@ pub(super) fn render<DB: DrawingBackend>(
     let area = root.titled(&figure.title, (FONT, 22)).map_err(text)?;
     let area = area.titled(caption, (FONT, 15)).map_err(text)?;
     let plot = legend_strip(&area, figure).map_err(text)?;
+    let rows = category_rows(&plot, &figure.categories).map_err(text)?;
     let mut chart = ChartBuilder::on(&plot)
         .margin(MARGIN)
         .margin_top(6)
-        .x_label_area_size(X_LABEL_AREA)
+        .x_label_area_size(X_LABEL_AREA + (rows - 1) * CATEGORY_ROW)
         .y_label_area_size(Y_LABEL_AREA)
         .build_cartesian_2d(figure.generations.clone(), figure.y_axis.range())
         .map_err(text)?;
     let y_label = |value: &f64| figure.y_axis.label(*value);
     let categories = &figure.categories;
-    let x_label = |value: &u32| match (*value as usize).checked_sub(1) {
-        _ if categories.is_empty() => value.to_string(),
-        Some(k) => categories.get(k).cloned().unwrap_or_default(),
-        None => String::new(),
+    // Category names are drawn below by `draw_categories`, staggered if they are long; the
+    // mesh only draws their ticks.
+    let x_label = |value: &u32| {
+        if categories.is_empty() {
+            value.to_string()
+        } else {
+            String::new()
+        }
     };
     let mut mesh = chart.configure_mesh();
     if !categories.is_empty() {
@@ -75,7 +85,61 @@ pub(super) fn render<DB: DrawingBackend>(
     for mark in &figure.marks {
         draw_mark(&mut chart, &mark.shape).map_err(text)?;
     }
+    draw_categories(&root, &chart, categories, rows).map_err(text)?;
     root.present().map_err(text)
+}
+
+/// The fewest rows of category names (1 to [`MAX_CATEGORY_ROWS`]) in which, with names
+/// dealt to the rows in turn, no name overlaps its neighbour on the same row; the slots are
+/// the chart's width over the categories and the empty place at each end.
+fn category_rows<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    categories: &[String],
+) -> Result<u32, DrawingAreaErrorKind<DB::ErrorType>> {
+    let widths = categories
+        .iter()
+        .map(|name| Ok(area.estimate_text_size(name, &category_font())?.0))
+        .collect::<Result<Vec<u32>, _>>()?;
+    let chart_width = area
+        .dim_in_pixel()
+        .0
+        .saturating_sub(2 * MARGIN + Y_LABEL_AREA);
+    let slot = chart_width / (categories.len() as u32 + 1).max(1);
+    let fits = |rows: usize| {
+        widths
+            .iter()
+            .zip(widths.iter().skip(rows))
+            .all(|(a, b)| (a + b) / 2 + CATEGORY_GAP <= rows as u32 * slot)
+    };
+    Ok((1..MAX_CATEGORY_ROWS)
+        .find(|&rows| fits(rows as usize))
+        .unwrap_or(MAX_CATEGORY_ROWS))
+}
+
+/// Writes each category's name centred under its place on the axis, the k-th on row
+/// k mod `rows`.
+fn draw_categories<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart<'_, DB>,
+    categories: &[String],
+    rows: u32,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let bottom = chart.y_range().start;
+    let font = category_font().pos(Pos::new(HPos::Center, VPos::Top));
+    for (k, name) in categories.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(k as u32 + 1, bottom));
+        let row = (k as u32 % rows) * CATEGORY_ROW;
+        root.draw(&Text::new(
+            name.as_str(),
+            (x, y + 8 + row as i32),
+            font.clone(),
+        ))?;
+    }
+    Ok(())
+}
+
+fn category_font() -> TextStyle<'static> {
+    (FONT, 15).into_font().color(&BLACK)
 }
 
 /// Draws the legend of `figure` in rows at the top of `area`, aligned with the chart's
@@ -329,4 +393,41 @@ fn wrap(widths: &[u32], room: u32) -> Vec<Range<usize>> {
         rows.push(start..widths.len());
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows_for(names: &[&str]) -> u32 {
+        super::super::register_font();
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (1000, 600)).into_drawing_area();
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        category_rows(&area, &names).unwrap()
+    }
+
+    #[test]
+    fn short_category_names_share_one_row() {
+        assert_eq!(rows_for(&["td", "ctdl"]), 1);
+        assert_eq!(rows_for(&["paper", "modern", "td"]), 1);
+    }
+
+    #[test]
+    fn long_category_names_are_staggered_until_none_overlap() {
+        let nine = [
+            "self-play",
+            "small-step",
+            "explore-0.25",
+            "quarter-heuristic-1",
+            "half-heuristic-1",
+            "quarter-greedy",
+            "half-wpc-diagnostic",
+            "counts",
+            "counts-quarter-heuristic-1",
+        ];
+        assert_eq!(rows_for(&nine), 2);
+        let long = ["a-very-long-variant-name-indeed-for-this-axis"; 12];
+        assert_eq!(rows_for(&long), MAX_CATEGORY_ROWS);
+    }
 }
