@@ -372,7 +372,8 @@ fn settings<G: NamedEvaluators>(
         None => crate::evolve::config::DEFAULT_PRESET,
         Some(toml::Value::String(name)) => name.parse::<Preset>()?,
         Some(_) => {
-            return Err("preset: must be a string (paper, modern, td, ctdl or cmaes)".into());
+            let names: Vec<String> = Preset::ALL.iter().map(Preset::to_string).collect();
+            return Err(format!("preset: must be a string ({})", names.join(", ")));
         }
     };
     let mut named = Vec::new();
