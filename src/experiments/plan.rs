@@ -429,4 +429,23 @@ mod tests {
             "{wrong}"
         );
     }
+
+    #[test]
+    fn every_plan_in_the_repository_resolves_for_its_game() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let plan = PlanFile::parse(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let game: crate::games::GameName = plan.game.parse().unwrap();
+            let resolved = crate::with_game!(game, |start| plan.resolve(&start));
+            resolved.unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            checked += 1;
+        }
+        assert!(checked >= 2, "{checked} plans in {dir:?}");
+    }
 }
