@@ -768,6 +768,89 @@ fn ctdl_runs_select_among_td_learners_deterministically_and_resume_exactly() {
     }
 }
 
+/// Co-CMA-ES on a 2-tuple network, small enough for a test.
+fn small_cocmaes(generations: u32, seed: u64) -> EvolveConfig {
+    EvolveConfig {
+        population: 6,
+        generations,
+        network: NetworkChoice::NTuple("straight2".to_string()),
+        bench_games: 4,
+        seed,
+        ..EvolveConfig::for_game(Preset::CoCmaes, &Othello::start())
+    }
+}
+
+#[test]
+fn co_cma_es_takes_the_papers_settings_and_offers_its_best_sample() {
+    let othello = EvolveConfig::for_game(Preset::CoCmaes, &Othello::start());
+    assert_eq!(
+        (othello.population, othello.depth, othello.initial_sigma),
+        (400, 1, 1.0)
+    );
+    assert_eq!(
+        othello.network,
+        NetworkChoice::NTuple("straight4-squares2".to_string())
+    );
+    // Fitness is a round robin among the samples alone, and the run plays its budget.
+    assert!(othello.league && othello.league_sample.is_none());
+    assert!(othello.hall_of_fame == 0 && othello.sparring_games == 0);
+    assert_eq!(othello.gate, 1.0);
+    // A game without the paper's network gets its default n-tuple set.
+    let kalah = Kalah::game(6, 4, false);
+    assert_eq!(
+        EvolveConfig::for_game(Preset::CoCmaes, &kalah).network,
+        EvolveConfig::for_game(Preset::Td, &kalah).network
+    );
+
+    let dir = temp_dir("cocma-best");
+    let mut evolution = Evolution::create(Othello::start(), small_cocmaes(1, 5), &dir).unwrap();
+    let state = evolution.state();
+    let samples: Vec<Vec<f32>> = state.population.iter().map(|i| i.genes.clone()).collect();
+    let first_mean = state.cma.as_ref().unwrap().mean.clone();
+    // The first mean is a random network, each weight in [−0.1, 0.1] ...
+    assert!(first_mean.iter().all(|m| m.abs() <= 0.1));
+    assert!(first_mean.iter().filter(|&&m| m != 0.0).count() > first_mean.len() / 2);
+    // ... and the samples spread around it by σ = 1 (E|N(0, 1)| ≈ 0.8).
+    let spread = samples[0]
+        .iter()
+        .zip(&first_mean)
+        .map(|(&x, &m)| (f64::from(x) - m).abs())
+        .sum::<f64>()
+        / first_mean.len() as f64;
+    assert!((0.6..1.0).contains(&spread), "{spread}");
+    evolution.run(&Quiet).unwrap();
+    let state = evolution.state();
+    let champion = state.champion.as_ref().unwrap();
+    assert!(
+        samples.contains(&champion.genes),
+        "the generation offers one of its samples"
+    );
+    assert_eq!(champion.fitness, state.history[0].fitness_max);
+    let cma = state.cma.as_ref().unwrap();
+    assert_ne!(cma.mean, first_mean, "the distribution moved");
+    assert!(cma.mean_genes() != champion.genes);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn co_cma_es_runs_do_not_depend_on_threads_and_resume_exactly() {
+    let config = small_cocmaes(3, 13);
+    let (one, two) = (temp_dir("cocma-t1"), temp_dir("cocma-t2"));
+    let a = run(&config, &one, 1);
+    assert_eq!(a, run(&config, &two, 2));
+    // A round robin of 6: 10 games each, 3 points a win.
+    let max = first_fitness_max(&a.0);
+    assert!(max > 0.0 && max <= 30.0, "{max}");
+    let (_, parts) = run_in_two_parts(&config, 1, "cocma-parts");
+    assert_eq!(outputs(&parts, 3), a);
+    // Another seed is another run.
+    let other = temp_dir("cocma-seed");
+    assert_ne!(run(&small_cocmaes(3, 14), &other, 2).0, a.0);
+    for dir in [one, two, parts, other] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
 #[test]
 fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
     use evoboard::arena::{AgentSpec, SearchAgent, SeriesConfig, SeriesStats, play_series};

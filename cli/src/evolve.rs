@@ -31,7 +31,8 @@ pub struct EvolveArgs {
     game: Option<GameName>,
     /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame),
     /// `td` (temporal-difference learning of an n-tuple network), `ctdl` (a population of
-    /// TD learners under league selection) or `cmaes` (separable CMA-ES) [default: td].
+    /// TD learners under league selection), `cmaes` (separable CMA-ES) or `cocmaes`
+    /// (coevolutionary CMA-ES with Jaśkowski & Szubert 2016's settings) [default: td].
     #[arg(long)]
     preset: Option<Preset>,
     /// Network family: `mlp` (hidden layers from --hidden) or `ntuple:SET` (Othello sets:
@@ -40,11 +41,11 @@ pub struct EvolveArgs {
     /// Congklak sets: singles, pairs, triples, quads, all-pairs, all-pairs-triples,
     /// all-triples, with +stores, +store-counts, +rows)
     /// [default: td and ctdl: ntuple:logistello+discs+mobility+wipeout for Othello,
-    /// ntuple:triples+stores for Kalah, Oware and Congklak, mlp for Congkak; other presets:
-    /// mlp].
+    /// ntuple:triples+stores for Kalah, Oware and Congklak, mlp for Congkak; cocmaes:
+    /// ntuple:straight4-squares2 for Othello, else as td; other presets: mlp].
     #[arg(long)]
     network: Option<NetworkChoice>,
-    /// Individuals per generation [default: td 1, ctdl 6, others 20]. League cost grows as
+    /// Individuals per generation [default: td 1, ctdl 6, cocmaes 400, others 20]. League cost grows as
     /// P²: P·(P−1) games per generation (380 for 20); use --league-sample K for large
     /// populations.
     #[arg(long)]
@@ -52,7 +53,8 @@ pub struct EvolveArgs {
     /// Generation budget [default: 50]; with --resume it may be raised to continue a run.
     #[arg(long)]
     generations: Option<u32>,
-    /// Search depth of the networks and of the benchmark opponent [default: 2].
+    /// Search depth of the networks and of the benchmark opponent [default: cocmaes 1,
+    /// others 2].
     #[arg(long)]
     depth: Option<u32>,
     /// Run seed: the same seed gives the same run, whatever --threads [default: 1].
@@ -69,7 +71,7 @@ pub struct EvolveArgs {
     #[arg(long)]
     mutation_probability: Option<f64>,
     /// Initial self-adaptive mutation step σ (modern), or CMA-ES's initial step [default:
-    /// cmaes 0.1, others 0.01].
+    /// cmaes 0.1, cocmaes 1, others 0.01].
     #[arg(long)]
     initial_sigma: Option<f32>,
     /// Past champions every individual also plays, both colours [default: modern 4,
@@ -95,8 +97,8 @@ pub struct EvolveArgs {
     /// heuristic:DEPTH].
     #[arg(long, value_delimiter = ',', value_name = "SPEC,...")]
     bench_opponents: Option<Vec<String>>,
-    /// Benchmark win rate that ends the run [default: td 1, ctdl 1, others 0.75]: the TD
-    /// presets play their whole budget.
+    /// Benchmark win rate that ends the run [default: td 1, ctdl 1, cocmaes 1, others
+    /// 0.75]: those presets play their whole budget.
     #[arg(long)]
     gate: Option<f64>,
     /// Run directory [default: populations/GAME-PRESET-seedSEED].

@@ -778,13 +778,7 @@ fn negative_counts_are_refused_as_such_by_every_command() {
 fn evolve_help_states_each_presets_defaults() {
     use evoboard::evolve::config::{EvolveConfig, Preset};
     let help = stdout_of(&["evolve", "--help"]);
-    let presets = [
-        Preset::Paper,
-        Preset::Modern,
-        Preset::Td,
-        Preset::Ctdl,
-        Preset::Cmaes,
-    ];
+    let presets = Preset::ALL;
     let settings: Vec<Value> = presets
         .iter()
         .map(|&p| {
@@ -796,6 +790,7 @@ fn evolve_help_states_each_presets_defaults() {
     let described_elsewhere = ["network", "sigma_bound", "preset"];
     let flags = [
         ("population", "--population"),
+        ("depth", "--depth"),
         ("initial_sigma", "--initial-sigma"),
         ("hall_of_fame", "--hall-of-fame"),
         ("gate", "--gate"),

@@ -87,7 +87,7 @@ def evolve(
 ) -> Dict[str, Any]:
     """Runs an evolution (the command line's `evolve`) into the run directory `out`.
 
-    A new run takes `game`, `preset` (td, ctdl, cmaes, modern, paper; default td),
+    A new run takes `game`, `preset` (td, ctdl, cmaes, cocmaes, modern, paper; default td),
     `generations` and any setting of `evoboard evolve` by keyword, named like its flags
     with `_` for `-` (`population=8`, `bench_games=20`, `td_games=2000`,
     `network="ntuple:pairs"`, `sparring=["heuristic:1@0.1"]`, `no_league=True`, and

@@ -22,16 +22,19 @@ pub enum Preset {
     Ctdl,
     /// Separable CMA-ES (`learner/cmaes.rs`).
     Cmaes,
+    /// Coevolutionary CMA-ES with Jaśkowski & Szubert's settings (`learner/cocmaes.rs`).
+    CoCmaes,
 }
 
 impl Preset {
     /// Every preset, in the order help texts list them.
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 6] = [
         Preset::Paper,
         Preset::Modern,
         Preset::Td,
         Preset::Ctdl,
         Preset::Cmaes,
+        Preset::CoCmaes,
     ];
 
     /// The learner behind the preset (the registry is [`learner`]).
@@ -300,6 +303,7 @@ impl EvolveConfig {
         let inputs = start.input_len();
         let game = GameDefaults {
             tuple_set: start.default_tuple_set(),
+            tuple_sets: start.tuple_sets(),
             learning_opening_plies: start.learning_opening_plies(),
         };
         let base = preset.learner().defaults(EvolveConfig::new(preset), game);

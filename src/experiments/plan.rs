@@ -372,7 +372,8 @@ fn settings<G: NamedEvaluators>(
         None => crate::evolve::config::DEFAULT_PRESET,
         Some(toml::Value::String(name)) => name.parse::<Preset>()?,
         Some(_) => {
-            return Err("preset: must be a string (paper, modern, td, ctdl or cmaes)".into());
+            let names: Vec<String> = Preset::ALL.iter().map(Preset::to_string).collect();
+            return Err(format!("preset: must be a string ({})", names.join(", ")));
         }
     };
     let mut named = Vec::new();
@@ -427,5 +428,24 @@ mod tests {
             wrong.contains("network: unknown network 'ntuple'"),
             "{wrong}"
         );
+    }
+
+    #[test]
+    fn every_plan_in_the_repository_resolves_for_its_game() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let plan = PlanFile::parse(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let game: crate::games::GameName = plan.game.parse().unwrap();
+            let resolved = crate::with_game!(game, |start| plan.resolve(&start));
+            resolved.unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            checked += 1;
+        }
+        assert!(checked >= 2, "{checked} plans in {dir:?}");
     }
 }

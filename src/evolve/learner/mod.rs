@@ -11,6 +11,7 @@
 //! adds it there and raises the checkpoint's format version.
 
 mod cmaes;
+mod cocmaes;
 mod ctdl;
 mod modern;
 mod paper;
@@ -30,6 +31,9 @@ use crate::rng::GameRng;
 pub struct GameDefaults<'a> {
     /// The game's default n-tuple set, if it has one (else learners train an MLP).
     pub tuple_set: Option<&'a str>,
+    /// Every n-tuple set the game offers by name, so a learner can default to the one
+    /// its method was published with where the game has it.
+    pub tuple_sets: &'a [(&'a str, &'a str)],
     /// Random plies that open each TD learning game.
     pub learning_opening_plies: u32,
 }
@@ -131,6 +135,7 @@ pub fn learner(preset: Preset) -> &'static dyn Learner {
         Preset::Td => &td::Td,
         Preset::Ctdl => &ctdl::Ctdl,
         Preset::Cmaes => &cmaes::Cmaes,
+        Preset::CoCmaes => &cocmaes::CoCmaes,
     }
 }
 
