@@ -48,6 +48,7 @@ pub fn run<G: NamedEvaluators>(start: G, args: &RatingsArgs) -> CliResult {
     rate(start, args)
 }
 
+/// The run `--run` names.
 fn run_dir(args: &RatingsArgs) -> RunDir {
     RunDir {
         dir: args.run.clone(),
