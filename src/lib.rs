@@ -22,10 +22,11 @@
 //! With these in place, [`AgentSpec`](crate::arena::AgentSpec)s build players (`random`,
 //! `heuristic:2`, `champion:PATH`), [`play_series`](crate::arena::play_series) plays
 //! them, [`Evolution`](crate::evolve::Evolution) learns an evaluator with any preset, and
-//! [`plot_run`](crate::report::plot::plot_run) draws the run. `examples/connect_four/` does
-//! this for Connect Four; it is run with
-//! `cargo run --release --example connect_four`. A game of take-away shows the same
-//! sequence in brief:
+//! [`plot_run`](crate::report::plot::plot_run) draws the run. The command line's library,
+//! `evoboard_cli`, runs the `evoboard` commands (`evolve`, `benchmark`, `play`, `plot`, …)
+//! on such a game from a `main` of one line: `cli/examples/connect_four/` does this for
+//! Connect Four (`cargo run --release -p evoboard-cli --example connect_four -- --help`).
+//! A game of take-away shows the library's sequence in brief:
 //!
 //! ```
 //! use evoboard::arena::{AgentSpec, SeriesConfig, SeriesStats, play_series};

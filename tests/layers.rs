@@ -129,7 +129,10 @@ fn paths_after(text: &str, prefix: &str) -> Vec<(usize, String)> {
                 let mut offset = start + 1;
                 for member in group.split(',') {
                     let skip = member.len() - member.trim_start().len();
-                    names.push((offset + skip, path(member)));
+                    // What follows a trailing comma is no member.
+                    if !member.trim().is_empty() {
+                        names.push((offset + skip, path(member)));
+                    }
                     offset += member.len() + 1;
                 }
             }
@@ -196,7 +199,8 @@ fn the_library_knows_no_front_end() {
 }
 
 /// The command line's modules, by path from the crate root (`evolve`, `serve`,
-/// `serve::api`; the root itself is `main`), with their texts.
+/// `serve::api`; the library's root itself is `lib`, and the binary over it, a crate of
+/// its own that names only the library, is `main`), with their texts.
 fn cli_modules() -> BTreeMap<String, String> {
     let root = Path::new("cli/src");
     sources_under(root)
@@ -216,18 +220,18 @@ fn cli_modules() -> BTreeMap<String, String> {
 }
 
 /// The modules `name`'s text names: `crate::M` for the crate's modules (an item of the
-/// root is the root, `main`), `super::M` and `self::M` for its neighbours and children, and
+/// root is the root, `lib`), `super::M` and `self::M` for its neighbours and children, and
 /// a child declared `mod M;` named as `M::`.
 fn cli_edges(name: &str, text: &str, modules: &BTreeMap<String, String>) -> Vec<String> {
     let parent = match name.rsplit_once("::") {
         Some((parent, _)) => parent.to_string(),
         None => String::new(),
     };
-    let here = if name == "main" { "" } else { name };
-    // The deepest module a path from `base` leads into (the root's items are `main`'s).
+    let here = if name == "lib" { "" } else { name };
+    // The deepest module a path from `base` leads into (the root's items are `lib`'s).
     let within = |base: &str, item: &str| {
         let mut path = base.to_string();
-        let mut found = if base.is_empty() { "main" } else { base }.to_string();
+        let mut found = if base.is_empty() { "lib" } else { base }.to_string();
         for part in item.split("::") {
             path = if path.is_empty() {
                 part.to_string()
@@ -320,21 +324,22 @@ fn find_cycle(modules: &BTreeMap<String, String>) -> Option<String> {
 #[test]
 fn the_command_line_has_no_cycle() {
     let modules = cli_modules();
-    assert!(modules.contains_key("main") && modules.contains_key("serve::api"));
+    assert!(modules.contains_key("lib") && modules.contains_key("serve::api"));
     assert_eq!(find_cycle(&modules), None);
 }
 
 #[test]
 fn the_cycle_check_sees_a_cycle() {
     let modules: BTreeMap<String, String> = [
-        ("main", "mod serve;\nfn main() { serve::run(); }"),
-        ("serve", "mod api;\nuse crate::serve::api::Router;"),
+        ("lib", "mod serve;\npub fn run() { serve::run(); }"),
+        // A trailing comma in a group names nothing more (not the root).
+        ("serve", "mod api;\nuse crate::{serve::api::Router,\n};"),
         ("serve::api", "use super::Server;"),
     ]
     .into_iter()
     .map(|(name, text)| (name.to_string(), text.to_string()))
     .collect();
-    assert_eq!(cli_edges("main", &modules["main"], &modules), ["serve"]);
+    assert_eq!(cli_edges("lib", &modules["lib"], &modules), ["serve"]);
     assert_eq!(
         cli_edges("serve", &modules["serve"], &modules),
         ["serve::api"]

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::common::{GameName, game_parser, with_game};
 use crate::error::CliResult;
 use evoboard::arena::random_openings;
 use evoboard::eval::NamedEvaluators;
@@ -22,11 +21,9 @@ use evoboard::nn::Architecture;
 use evoboard::rng::rng_for;
 use evoboard::search::search;
 
+/// Measure engine speed: perft and alpha-beta nodes per second.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Game to measure.
-    #[arg(long, value_parser = game_parser(), default_value = "othello")]
-    game: GameName,
     /// perft depth from the start position.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=14))]
     perft_depth: u32,
@@ -45,11 +42,7 @@ pub struct BenchArgs {
     learning_games: u32,
 }
 
-pub fn run(args: &BenchArgs) -> CliResult {
-    with_game!(args.game, |start| measure(start, args))
-}
-
-fn measure<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult {
+pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult {
     let clock = Instant::now();
     let leaves = start.perft_fast(args.perft_depth);
     let seconds = clock.elapsed().as_secs_f64();

@@ -8,7 +8,7 @@ use clap::{ArgMatches, Args, FromArgMatches, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::common::{GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::common::{GameName, SeriesArgs, configure_threads};
 use crate::error::{BadInput, CliResult};
 use evoboard::arena::reports::benchmark_report;
 use evoboard::arena::{
@@ -18,14 +18,12 @@ use evoboard::arena::{
 use evoboard::eval::NamedEvaluators;
 use evoboard::statistics::{Sprt, Verdict};
 
+/// Play a series of games between two agents and report win rate and timings.
 #[derive(Debug, Args)]
 pub struct BenchmarkArgs {
     // Must stay the first field: the fields after it take their values out of the matches.
     #[command(flatten)]
     typed: Typed,
-    /// Game to play.
-    #[arg(long, value_parser = game_parser())]
-    game: GameName,
     /// The agent measured: random, first, heuristic:D, wpc:D, minimax:D:EVAL or
     /// champion:PATH[:D], each optionally with @EPS.
     #[arg(long)]
@@ -108,7 +106,8 @@ struct Plan {
 }
 
 impl Plan {
-    fn from_args(args: &BenchmarkArgs) -> CliResult<Plan> {
+    /// The benchmark `args` ask for in the game called `game`.
+    fn from_args(args: &BenchmarkArgs, game: &str) -> CliResult<Plan> {
         let player = args.player.parse::<AgentSpec>()?;
         match args.protocol {
             Protocol::Standard => Ok(Plan {
@@ -125,17 +124,17 @@ impl Plan {
                 protocol: Protocol::Standard,
                 sprt: args.sprt,
             }),
-            Protocol::League => Plan::league(args, &player),
+            Protocol::League => Plan::league(args, game, &player),
         }
     }
 
     /// The League's fixed setup; the flags it fixes are refused rather than ignored.
-    fn league(args: &BenchmarkArgs, player: &AgentSpec) -> CliResult<Plan> {
+    fn league(args: &BenchmarkArgs, game: &str, player: &AgentSpec) -> CliResult<Plan> {
         let refuse = |message: &str| Err(BadInput(format!("--protocol league: {message}")).into());
         if args.sprt.is_some() {
             return refuse("the League measure is a fixed number of games; drop --sprt");
         }
-        if args.game != GameName::Othello {
+        if game != GameName::Othello.as_str() {
             return refuse("the Othello League measure is defined for --game othello only");
         }
         if args.typed.opponent {
@@ -165,10 +164,10 @@ impl Plan {
     }
 }
 
-pub fn run(args: &BenchmarkArgs) -> CliResult {
-    let plan = Plan::from_args(args)?;
+pub fn run<G: NamedEvaluators>(start: G, args: &BenchmarkArgs) -> CliResult {
+    let plan = Plan::from_args(args, start.name())?;
     configure_threads(usize::from(args.series.threads))?;
-    with_game!(args.game, |start| run_series(start, &plan, args.json))
+    run_series(start, &plan, args.json)
 }
 
 fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> CliResult {

@@ -1,5 +1,5 @@
-//! What the commands share: the `--game` and series flags, worker threads, and how a
-//! command reads its inputs and writes its output files.
+//! What the commands share: the `--game` and series flags, the game a run records, worker
+//! threads, and how a command reads its inputs and writes its output files.
 
 use evoboard::games::{GameError, Notation};
 
@@ -45,6 +45,25 @@ pub(crate) fn recorded_game(run: &evoboard::evolve::checkpoint::RunDir) -> CliRe
         ))
         .into()
     })
+}
+
+/// Refuses a run of another game than the one that starts at `start`: a program over
+/// `run_game` has one game, so a run it reads must be of that game.
+pub(crate) fn check_run_game<G: Notation>(
+    run: &evoboard::evolve::checkpoint::RunDir,
+    start: &G,
+) -> CliResult {
+    let recorded = run.read_info()?.game;
+    if recorded != start.name() {
+        return Err(BadInput(format!(
+            "{} is a run of the game {}, not {}",
+            run.dir.display(),
+            recorded.escape_debug(),
+            start.name()
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 /// How the games of a series are set up: shared by `benchmark` and `tournament`.

@@ -1,4 +1,7 @@
-//! `evoboard evolve`: run (or resume) neuroevolution and write the run directory.
+//! `evoboard evolve`: run (or resume) neuroevolution and write the run directory (seed
+//! 004). Each generation plays a league of P·(P−1) games (cost grows as P²: use
+//! --league-sample K for large populations), benchmarks its best network against
+//! heuristic:DEPTH, and writes a checkpoint; --resume continues exactly.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -7,9 +10,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::common::{
-    GameName, MAX_THREADS, configure_threads, game_parser, recorded_game, with_game,
-};
+use crate::common::{GameName, MAX_THREADS, configure_threads, recorded_game, with_game};
 use crate::error::{BadInput, CliResult};
 use crate::plot::default_plot_dir;
 use evoboard::eval::NamedEvaluators;
@@ -21,14 +22,9 @@ use crate::stop::{as_started, interrupted, stop_on_ctrl_c};
 use evoboard::farm;
 use evoboard::report::plot::{Shown, plot_run};
 
-/// Evolve neural evaluators (seed 004). Each generation plays a league of P·(P−1) games
-/// (cost grows as P²: use --league-sample K for large populations), benchmarks its best
-/// network against heuristic:DEPTH, and writes a checkpoint; --resume continues exactly.
+/// Evolve neural evaluators (league fitness, benchmark gate, checkpoints, --resume).
 #[derive(Debug, Args)]
 pub struct EvolveArgs {
-    /// Game to evolve an evaluator for (with --resume, the run's own game by default).
-    #[arg(long, value_parser = game_parser(), required_unless_present = "resume")]
-    game: Option<GameName>,
     /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame),
     /// `td` (temporal-difference learning of an n-tuple network), `ctdl` (a population of
     /// TD learners under league selection), `cmaes` (separable CMA-ES) or `cocmaes`
@@ -352,23 +348,41 @@ impl EvolveArgs {
     }
 }
 
-pub fn run(args: &EvolveArgs) -> CliResult {
+/// Evolves (or resumes) a run of the built-in game `game` (with --resume, by default
+/// the run's own).
+pub fn run_named(game: Option<GameName>, args: &EvolveArgs) -> CliResult {
     configure_threads(usize::from(args.threads))?;
     if !farm::is_leader() {
-        // The leader opens (or resumes) the run and sends its game and state.
-        let (game, state): (String, EvolutionState) = farm::receive();
+        let (game, state) = from_leader();
         let game = game
             .parse::<GameName>()
             .map_err(|_| BadInput(format!("the leader sent an unknown game '{game}'")))?;
         return with_game!(game, |start| follow(start, state));
     }
-    let game = match (args.game, &args.out) {
+    let game = match (game, &args.out) {
         (Some(game), _) => game,
         // --resume without --game (clap requires --out with --resume): run.json says.
         (None, Some(out)) => recorded_game(&RunDir { dir: out.clone() })?,
         (None, None) => unreachable!("clap requires --game or --resume with --out"),
     };
     with_game!(game, |start| evolve(start, args))
+}
+
+/// Evolves (or resumes) a run of the game that starts at `start`.
+pub fn run<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
+    configure_threads(usize::from(args.threads))?;
+    if !farm::is_leader() {
+        // The same program as the leader's, so the same game.
+        let (_, state) = from_leader();
+        return follow(start, state);
+    }
+    evolve(start, args)
+}
+
+/// On a process of an MPI job other than the leader: the game and the state of the run
+/// that the leader opened (or resumed) and sent.
+fn from_leader() -> (String, EvolutionState) {
+    farm::receive()
 }
 
 fn evolve<G: NamedEvaluators>(start: G, args: &EvolveArgs) -> CliResult {
@@ -656,6 +670,21 @@ mod tests {
         assert_eq!(
             hint("target/x86_64-unknown-linux-gnu/profiling/evoboard", true),
             format!("cargo run --profile profiling -- {resume}")
+        );
+        // An example's program over `run_game`.
+        assert_eq!(
+            hint(
+                "/home/me/evoboard/target/release/examples/connect_four",
+                true
+            ),
+            format!("cargo run --release --example connect_four -- {resume}")
+        );
+        assert_eq!(
+            hint(
+                "/home/me/evoboard/target/release/examples/connect_four",
+                false
+            ),
+            format!("/home/me/evoboard/target/release/examples/connect_four {resume}")
         );
     }
 }

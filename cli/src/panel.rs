@@ -6,7 +6,7 @@
 use clap::Args;
 
 use crate::benchmark::{RecordColumns, games_progress};
-use crate::common::{GameName, SeriesArgs, configure_threads, game_parser, with_game};
+use crate::common::{SeriesArgs, configure_threads};
 use crate::error::CliResult;
 use evoboard::arena::panel::pooled;
 use evoboard::arena::reports::panel_report;
@@ -14,11 +14,9 @@ use evoboard::arena::spec::UNTIMED_DEPTH;
 use evoboard::arena::{AgentSpec, Forfeits, PanelRow, SeriesConfig, panel_opponents, play_panel};
 use evoboard::eval::NamedEvaluators;
 
+/// The ENN paper's evaluation: the player against a search over each heuristic feature.
 #[derive(Debug, Args)]
 pub struct PanelArgs {
-    /// Game to play.
-    #[arg(long, value_parser = game_parser())]
-    game: GameName,
     /// The agent measured, played as given: its own depth and @EPS (champion:PATH without
     /// a depth plays at the depth it evolved at).
     #[arg(long)]
@@ -34,13 +32,9 @@ pub struct PanelArgs {
     json: bool,
 }
 
-pub fn run(args: &PanelArgs) -> CliResult {
-    let player = args.player.parse::<AgentSpec>()?;
+pub fn run<G: NamedEvaluators>(start: G, args: &PanelArgs) -> CliResult {
+    let player_spec = args.player.parse::<AgentSpec>()?;
     configure_threads(usize::from(args.series.threads))?;
-    with_game!(args.game, |start| run_panel(start, args, &player))
-}
-
-fn run_panel<G: NamedEvaluators>(start: G, args: &PanelArgs, player_spec: &AgentSpec) -> CliResult {
     let player = player_spec.build(&start)?;
     // Every opponent is built before the first game, so a bad one fails at once.
     let opponents = panel_opponents::<G>(args.depth)

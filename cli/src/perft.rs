@@ -2,15 +2,13 @@
 
 use clap::Args;
 
-use crate::common::{GameName, game_parser, position_or_start, with_game};
+use crate::common::position_or_start;
 use crate::error::CliResult;
-use evoboard::games::Perft;
+use evoboard::games::{Notation, Perft};
 
+/// Count the leaves of the game tree to a depth (move-generator check).
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// Game to count.
-    #[arg(long, value_parser = game_parser())]
-    game: GameName,
     /// Plies to search (a forced pass or an extra turn counts as one ply), at most 20.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
     depth: u32,
@@ -19,10 +17,8 @@ pub struct PerftArgs {
     position: Option<String>,
 }
 
-pub fn run(args: &PerftArgs) -> CliResult {
-    with_game!(args.game, |start| {
-        let game = position_or_start(start, args.position.as_deref())?;
-        println!("{}", game.perft_fast(args.depth));
-        Ok(())
-    })
+pub fn run<G: Notation + Perft>(start: G, args: &PerftArgs) -> CliResult {
+    let game = position_or_start(start, args.position.as_deref())?;
+    println!("{}", game.perft_fast(args.depth));
+    Ok(())
 }

@@ -8,8 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::common::{
-    GameName, LineRead, MAX_LINE_BYTES, check_output_path, game_parser, position_or_start,
-    read_text_line, with_game, write_output,
+    LineRead, MAX_LINE_BYTES, check_output_path, position_or_start, read_text_line, write_output,
 };
 use crate::error::{BadInput, CliResult};
 use evoboard::arena::spec::AgentKind;
@@ -20,11 +19,9 @@ use evoboard::games::{Describe, Game, GameError, Player};
 use evoboard::rng::rng_for;
 use evoboard::session::{Session, announce, hints, legal_parts};
 
+/// Play in the terminal: people against engines or each other, with hints and undo.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Game to play.
-    #[arg(long, value_parser = game_parser())]
-    game: GameName,
     /// Who moves first: `human`, a difficulty (`random`, `normal`, `expert`, `impossible`)
     /// or any agent spec (e.g. `champion:populations/othello/champion.evo`).
     #[arg(long)]
@@ -56,13 +53,12 @@ enum Seat<G: Game> {
     Engine(Box<dyn Agent<G>>),
 }
 
-pub fn run(args: &PlayArgs) -> CliResult {
-    with_game!(args.game, |start| {
-        let stdin = std::io::stdin();
-        let mut input = stdin.lock();
-        let mut output = std::io::stdout();
-        play(start, args, &mut input, &mut output)
-    })
+/// Plays one game in the terminal: people type on stdin, everything is written to stdout.
+pub fn run<G: NamedEvaluators>(start: G, args: &PlayArgs) -> CliResult {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut output = std::io::stdout();
+    play(start, args, &mut input, &mut output)
 }
 
 const HELP: &str = "commands: a move in the game's notation, `hint` (every legal move with its \

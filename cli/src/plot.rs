@@ -7,6 +7,7 @@ use clap::Args;
 use crate::error::CliResult;
 use evoboard::report::plot::plot_run;
 
+/// Draw a run's fitness, benchmark and diversity plots (PNG and SVG).
 #[derive(Debug, Args)]
 pub struct PlotArgs {
     /// Run directory (holding run.json and stats.csv).

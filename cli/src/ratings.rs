@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::common::{SeriesArgs, configure_threads, recorded_game, with_game};
+use crate::common::{SeriesArgs, check_run_game, configure_threads, recorded_game, with_game};
 use crate::error::CliResult;
 use crate::plot::default_plot_dir;
 use evoboard::eval::NamedEvaluators;
@@ -14,6 +14,7 @@ use evoboard::evolve::checkpoint::RunDir;
 use evoboard::experiments::generations::{Gauntlet, rate_generations};
 use evoboard::report::plot::plot_run;
 
+/// Rate the networks a run kept (`evolve --snapshots K`) against fixed anchors.
 #[derive(Debug, Args)]
 pub struct RatingsArgs {
     /// The run directory (its networks kept by `evolve --snapshots K`).
@@ -33,12 +34,25 @@ pub struct RatingsArgs {
     bootstrap: u32,
 }
 
-pub fn run(args: &RatingsArgs) -> CliResult {
+/// Rates the run's networks in the built-in game the run records.
+pub fn run_recorded(args: &RatingsArgs) -> CliResult {
     configure_threads(usize::from(args.series.threads))?;
-    let game = recorded_game(&RunDir {
-        dir: args.run.clone(),
-    })?;
+    let game = recorded_game(&run_dir(args))?;
     with_game!(game, |start| rate(start, args))
+}
+
+/// Rates the run's networks in the game that starts at `start`, which must be the run's.
+pub fn run<G: NamedEvaluators>(start: G, args: &RatingsArgs) -> CliResult {
+    configure_threads(usize::from(args.series.threads))?;
+    check_run_game(&run_dir(args), &start)?;
+    rate(start, args)
+}
+
+/// The run `--run` names.
+fn run_dir(args: &RatingsArgs) -> RunDir {
+    RunDir {
+        dir: args.run.clone(),
+    }
 }
 
 fn rate<G: NamedEvaluators>(start: G, args: &RatingsArgs) -> CliResult {

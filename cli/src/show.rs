@@ -3,16 +3,14 @@
 use clap::Args;
 use serde_json::json;
 
-use crate::common::{GameName, game_parser, position_or_start, with_game};
+use crate::common::position_or_start;
 use crate::error::CliResult;
 use evoboard::games::joint::is_joint;
 use evoboard::games::{Describe, GameError, MoveList, Notation, Outcome, Player};
 
+/// Show a position (optionally after a list of moves), as text or JSON.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Game to show.
-    #[arg(long, value_parser = game_parser())]
-    game: GameName,
     /// Position string (default: the initial position).
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
@@ -24,19 +22,17 @@ pub struct ShowArgs {
     json: bool,
 }
 
-pub fn run(args: &ShowArgs) -> CliResult {
-    with_game!(args.game, |start| {
-        let game = replay(
-            position_or_start(start, args.position.as_deref())?,
-            &args.moves,
-        )?;
-        if args.json {
-            println!("{}", describe_json(&game));
-        } else {
-            print_diagram(&game);
-        }
-        Ok(())
-    })
+pub fn run<G: Describe>(start: G, args: &ShowArgs) -> CliResult {
+    let game = replay(
+        position_or_start(start, args.position.as_deref())?,
+        &args.moves,
+    )?;
+    if args.json {
+        println!("{}", describe_json(&game));
+    } else {
+        print_diagram(&game);
+    }
+    Ok(())
 }
 
 /// Plays `moves` (checked) from `game`.

@@ -42,7 +42,7 @@ where
     }
 }
 
-/// The command line `evoboard ARGS` written the way this process was started (see
+/// The command line `PROGRAM ARGS` written the way this process was started (see
 /// [`command_line`]).
 pub fn as_started(args: &str) -> String {
     let program = std::env::args_os()
@@ -55,10 +55,18 @@ pub fn as_started(args: &str) -> String {
 /// The command line that runs `args` with the program as this process was started
 /// (`program` being its first argument): with the program as the user typed it (a path,
 /// or a name the shell found on the PATH), or as `cargo run` when cargo (`by_cargo`)
-/// started a binary of its target directory, which is not on the PATH.
+/// started a binary or an example (a program over `run_game`) of its target
+/// directory, which is not on the PATH.
 pub fn command_line(program: &Path, by_cargo: bool, args: &str) -> String {
-    // target/PROFILE/evoboard, or target/TRIPLE/PROFILE/evoboard when cross-compiled.
-    let profile = program.parent().and_then(|dir| {
+    // An example is built into target/PROFILE/examples/.
+    let (dir, example) = match program.parent() {
+        Some(dir) if dir.file_name().is_some_and(|name| name == "examples") => {
+            (dir.parent(), program.file_name())
+        }
+        dir => (dir, None),
+    };
+    // target/PROFILE/PROGRAM, or target/TRIPLE/PROFILE/PROGRAM when cross-compiled.
+    let profile = dir.and_then(|dir| {
         let in_target = |d: &Path| d.file_name().is_some_and(|name| name == "target");
         let above = dir.parent()?;
         let target = in_target(above) || above.parent().is_some_and(in_target);
@@ -71,7 +79,10 @@ pub fn command_line(program: &Path, by_cargo: bool, args: &str) -> String {
                 "debug" => String::new(),
                 other => format!(" --profile {other}"),
             };
-            format!("cargo run{flags} -- {args}")
+            let example = example.map_or(String::new(), |name| {
+                format!(" --example {}", name.to_string_lossy())
+            });
+            format!("cargo run{flags}{example} -- {args}")
         }
         _ => format!("{} {args}", program.display()),
     }

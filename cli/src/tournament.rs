@@ -6,10 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use indicatif::ProgressBar;
 
-use crate::common::{
-    GameName, SeriesArgs, check_output_path, configure_threads, game_parser, with_game,
-    write_output,
-};
+use crate::common::{SeriesArgs, check_output_path, configure_threads, write_output};
 use crate::error::{BadInput, CliResult};
 use evoboard::arena::AgentSpec;
 use evoboard::arena::reports::tournament_report;
@@ -18,11 +15,9 @@ use evoboard::arena::tournament::{AgentSummary, TournamentConfig, TournamentResu
 use evoboard::eval::NamedEvaluators;
 use evoboard::statistics::{Ratings, rate};
 
+/// Round robin between agents, with seed 002's statistics and the pairwise matrix.
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
-    /// Game to play.
-    #[arg(long, value_parser = game_parser())]
-    game: GameName,
     /// Two or more agent specs, comma-separated (e.g. random,heuristic:2,minimax:4:h1+h2).
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
@@ -47,7 +42,7 @@ pub struct TournamentArgs {
     bootstrap: u32,
 }
 
-pub fn run(args: &TournamentArgs) -> CliResult {
+pub fn run<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
     if args.agents.len() < 2 {
         return Err(BadInput("a tournament needs at least two --agents".into()).into());
     }
@@ -55,7 +50,7 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         check_output_path(path, "the CSV table")?;
     }
     configure_threads(usize::from(args.series.threads))?;
-    with_game!(args.game, |start| play(start, args))
+    play(start, args)
 }
 
 fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {

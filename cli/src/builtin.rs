@@ -1,0 +1,149 @@
+//! The `evoboard` command line: every command, on the built-in games that `--game` names
+//! (the library's registry, `GameName` and `with_game!`), and the commands tied to one of
+//! them (the engine protocols, the solvers, the seed studies, the web page).
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+use crate::common::{GameName, game_parser, with_game};
+use crate::error::CliResult;
+use crate::launch::check_spreads;
+use crate::{
+    bench, benchmark, evolve, experiment, gifford, gtp, nboard, panel, perft, play, plot, prune,
+    ratings, show, solve, tournament,
+};
+
+/// Runs the `evoboard` binary over the process's arguments; the exit status is the
+/// command's (bad input 2, failure 1, Ctrl-C 130).
+pub fn run_evoboard() -> ExitCode {
+    crate::launch::main(Cli::command(), run)
+}
+
+/// evoboard: evolve neural board evaluators and benchmark them against heuristic search.
+#[derive(Debug, Parser)]
+#[command(name = "evoboard", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The commands. Those that every game's command line has too (`run_game`) are
+/// described by their flags' struct (its doc comment is the command's help), so that
+/// both command lines say the same; here they add `--game`.
+#[derive(Debug, Subcommand)]
+enum Command {
+    Perft {
+        /// Game to count.
+        #[arg(long, value_parser = game_parser())]
+        game: GameName,
+        #[command(flatten)]
+        args: perft::PerftArgs,
+    },
+    Show {
+        /// Game to show.
+        #[arg(long, value_parser = game_parser())]
+        game: GameName,
+        #[command(flatten)]
+        args: show::ShowArgs,
+    },
+    Evolve {
+        /// Game to evolve an evaluator for (with --resume, the run's own game by default).
+        #[arg(long, value_parser = game_parser(), required_unless_present = "resume")]
+        game: Option<GameName>,
+        #[command(flatten)]
+        args: Box<evolve::EvolveArgs>,
+    },
+    Plot(plot::PlotArgs),
+    Benchmark {
+        /// Game to play.
+        #[arg(long, value_parser = game_parser())]
+        game: GameName,
+        #[command(flatten)]
+        args: benchmark::BenchmarkArgs,
+    },
+    Panel {
+        /// Game to play.
+        #[arg(long, value_parser = game_parser())]
+        game: GameName,
+        #[command(flatten)]
+        args: panel::PanelArgs,
+    },
+    /// An Othello engine for the NBoard GUI (NBoard protocol 2 on stdin/stdout).
+    Nboard(nboard::NboardArgs),
+    /// An Othello engine for GTP controllers (GTP 2 on stdin/stdout).
+    Gtp(gtp::GtpArgs),
+    Play {
+        /// Game to play.
+        #[arg(long, value_parser = game_parser())]
+        game: GameName,
+        #[command(flatten)]
+        args: play::PlayArgs,
+    },
+    Tournament {
+        /// Game to play.
+        #[arg(long, value_parser = game_parser())]
+        game: GameName,
+        #[command(flatten)]
+        args: tournament::TournamentArgs,
+    },
+    /// Seed 000's question: does a network as forward pruning speed up minimax, at what cost?
+    Prune(prune::PruneArgs),
+    /// Seed 002's experiment: all 63 combinations of Kalah's H1–H6 against random.
+    Gifford(gifford::GiffordArgs),
+    /// Run a plan: variants of a run's settings over seeds, every champion measured,
+    /// results with intervals and tests against the baseline.
+    Experiment(experiment::ExperimentArgs),
+    Ratings(ratings::RatingsArgs),
+    /// Exact values: a small Kalah board from its start, or an Othello endgame.
+    Solve(solve::SolveArgs),
+    Bench {
+        /// Game to measure.
+        #[arg(long, value_parser = game_parser(), default_value = "othello")]
+        game: GameName,
+        #[command(flatten)]
+        args: bench::BenchArgs,
+    },
+    /// A local web page: play every game against any engine, and watch runs evolve live.
+    #[cfg(feature = "serve")]
+    Serve(crate::serve::ServeArgs),
+}
+
+/// Runs a parsed command line.
+fn run(cli: Cli) -> CliResult {
+    check_spreads(
+        matches!(
+            cli.command,
+            Command::Evolve { .. }
+                | Command::Benchmark { .. }
+                | Command::Panel { .. }
+                | Command::Tournament { .. }
+                | Command::Experiment(_)
+        ),
+        "evolve, benchmark, panel, tournament and experiment",
+    )?;
+    match cli.command {
+        Command::Perft { game, args } => with_game!(game, |start| perft::run(start, &args)),
+        Command::Show { game, args } => with_game!(game, |start| show::run(start, &args)),
+        Command::Evolve { game, args } => evolve::run_named(game, &args),
+        Command::Plot(args) => plot::run(&args),
+        Command::Benchmark { game, args } => {
+            with_game!(game, |start| benchmark::run(start, &args))
+        }
+        Command::Panel { game, args } => with_game!(game, |start| panel::run(start, &args)),
+        Command::Nboard(args) => nboard::run(&args),
+        Command::Gtp(args) => gtp::run(&args),
+        Command::Play { game, args } => with_game!(game, |start| play::run(start, &args)),
+        Command::Tournament { game, args } => {
+            with_game!(game, |start| tournament::run(start, &args))
+        }
+        Command::Prune(args) => prune::run(&args),
+        Command::Gifford(args) => gifford::run(&args),
+        Command::Solve(args) => solve::run(&args),
+        Command::Experiment(args) => experiment::run(&args),
+        Command::Ratings(args) => ratings::run_recorded(&args),
+        Command::Bench { game, args } => with_game!(game, |start| bench::run(start, &args)),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => crate::serve::run(&args),
+    }
+}
