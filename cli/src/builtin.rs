@@ -10,8 +10,8 @@ use crate::common::{GameName, game_parser, with_game};
 use crate::error::CliResult;
 use crate::launch::check_spreads;
 use crate::{
-    bench, benchmark, evolve, experiment, gifford, gtp, nboard, panel, perft, play, plot, prune,
-    ratings, show, solve, tournament,
+    accuracy, bench, benchmark, evolve, experiment, gifford, gtp, nboard, panel, perft, play, plot,
+    prune, ratings, show, solve, tournament,
 };
 
 /// Runs the `evoboard` binary over the process's arguments; the exit status is the
@@ -97,6 +97,9 @@ enum Command {
     Ratings(ratings::RatingsArgs),
     /// Exact values: a small Kalah board from its start, or an Othello endgame.
     Solve(solve::SolveArgs),
+    /// Distance to perfect play: each agent's share of optimal moves and mean loss on
+    /// positions valued exactly (Kalah(6,4), Othello endgames).
+    Accuracy(accuracy::AccuracyArgs),
     Bench {
         /// Game to measure.
         #[arg(long, value_parser = game_parser(), default_value = "othello")]
@@ -140,6 +143,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Prune(args) => prune::run(&args),
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Accuracy(args) => accuracy::run(&args),
         Command::Experiment(args) => experiment::run(&args),
         Command::Ratings(args) => ratings::run_recorded(&args),
         Command::Bench { game, args } => with_game!(game, |start| bench::run(start, &args)),

@@ -1,6 +1,7 @@
 //! A command's failure and its exit code: every error type a command meets is sorted once,
 //! here, as bad input (exit 2) or failure (exit 1).
 
+use evoboard::arena::accuracy::AccuracyError;
 use evoboard::arena::{OpeningError, SpecError};
 use evoboard::eval::EvaluatorError;
 use evoboard::evolve::EvolveError;
@@ -104,6 +105,7 @@ macro_rules! blame_by_kind {
 }
 
 blame_by_kind!(
+    AccuracyError,
     PlotError,
     EvolveError,
     PersistError,

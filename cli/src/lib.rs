@@ -8,6 +8,7 @@
 //!
 //! Errors print as one line on stderr; bad input exits 2, other failures exit 1.
 
+mod accuracy;
 mod any_game;
 mod bench;
 mod benchmark;

@@ -1,6 +1,7 @@
 //! The arena: agents, agent specs, openings, single games, match series, tournaments,
 //! statistics and their tables.
 
+pub mod accuracy;
 pub mod agent;
 pub mod engine;
 pub mod game_record;

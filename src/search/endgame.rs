@@ -30,7 +30,7 @@ use crate::games::othello::bitboard::{
     CORNERS, NOT_A_FILE, NOT_H_FILE, flips, legal_moves, neighbours, squares,
 };
 use crate::games::othello::{Move, Othello};
-use crate::games::{Game, Player};
+use crate::games::{Game, MoveList, Player};
 use crate::search::bounds::{narrow, proven};
 use crate::search::search;
 
@@ -135,6 +135,31 @@ pub fn solve_endgame_within(
         best,
         nodes: solver.nodes,
     })
+}
+
+/// The exact final disc difference for the side to move after each of its legal moves (a
+/// pass when it has none), in the order `legal_moves` gives them: what an accuracy measure
+/// compares a player's choice with. One table serves every move's solve.
+pub fn move_margins(game: &Othello) -> Result<Vec<(Move, i32)>, EndgameError> {
+    let empties = game.empties().count_ones();
+    if empties > MAX_EMPTIES {
+        return Err(EndgameError::TooManyEmpties(empties));
+    }
+    let mover = game.to_move();
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    let mut silent = |_: EndgameProgress| {};
+    let mut solver = Solver::new(Watch::new(None, &mut silent));
+    Ok(moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *game;
+            child.play_unchecked(mv);
+            let next = child.to_move();
+            let value = solver.value(child.discs(next), child.discs(next.opponent()));
+            (mv, if next == mover { value } else { -value })
+        })
+        .collect())
 }
 
 /// The solve's clock: when to stop, whom to tell, and what is proven so far.
@@ -371,6 +396,22 @@ impl<'a> Solver<'a> {
             self.watch.report(self.nodes);
         }
         (lower, Some(Move::at(best)))
+    }
+
+    /// The exact value for the owner of `own`, by null-window probes as at the root.
+    fn value(&mut self, own: u64, opp: u64) -> i32 {
+        let (mut lower, mut upper, mut guess) = (-64, 64, 0);
+        while lower < upper {
+            let beta = if guess == lower { guess + 1 } else { guess };
+            let value = self.exact(own, opp, beta - 1, beta);
+            if value >= beta {
+                lower = value;
+            } else {
+                upper = value;
+            }
+            guess = value;
+        }
+        lower
     }
 
     /// The exact value for the owner of `own` if it lies in (`alpha`, `beta`); otherwise a

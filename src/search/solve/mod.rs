@@ -199,46 +199,107 @@ pub fn solve(
     table_bytes: usize,
     mut progress: impl FnMut(Progress),
 ) -> Result<Solution, SolveError> {
-    let pits = game.board().pits_per_side();
-    if pits > MAX_SOLVER_PITS {
-        return Err(SolveError::TooManyPits(pits));
-    }
-    let mover = game.to_move();
-    let first_player = |for_mover: i32| {
-        if mover == Player::First {
-            for_mover
-        } else {
-            -for_mover
+    let on_board = MoverBoard::of(game).on_board() as u32;
+    let mut solver = KalahSolver::new(game, on_board, table_bytes, &mut progress)?;
+    let first_player_margin = solver.margin_reporting(game, GUESS_NODES, &mut progress);
+    Ok(Solution {
+        first_player_margin,
+        nodes: solver.solver.nodes,
+        table_entries: solver.solver.table.filled,
+    })
+}
+
+/// A solver kept over many positions of one board: its endgame database is built once, for
+/// positions with a given number of seeds on the board or fewer, and its table keeps
+/// what each solve proved for the next (keys do not depend on the stores, so any position
+/// of the same pits and rules shares them). What an accuracy measure needs: the value of
+/// every move of hundreds of positions.
+pub struct KalahSolver {
+    solver: Solver,
+    pits: usize,
+}
+
+/// Nodes the first guess of a [`KalahSolver::margin`] may search: a move's value is one of
+/// many, so the guess is kept small.
+const POSITION_GUESS_NODES: u64 = 200_000;
+
+impl KalahSolver {
+    /// A solver for positions of `game`'s board and rules with at most `max_seeds` seeds
+    /// on the board, its endgame database built (reported to `progress`).
+    pub fn new(
+        game: &Mancala<Kalah>,
+        max_seeds: u32,
+        table_bytes: usize,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<KalahSolver, SolveError> {
+        let pits = game.board().pits_per_side();
+        if pits > MAX_SOLVER_PITS {
+            return Err(SolveError::TooManyPits(pits));
         }
-    };
-    let now = store_margin(game, mover);
-    let board = MoverBoard::of(game);
-    let empty_capture = game.rules().empty_capture;
-    let endgames = Endgames::within(
-        pits,
-        board.on_board() as usize * ENDGAME_SHARE.0 / ENDGAME_SHARE.1,
-        table_bytes / 8,
-        empty_capture,
-    );
-    if let Some(endgames) = &endgames {
-        endgames.build(|seeds| {
-            progress(Progress::Endgames {
-                seeds,
-                positions: endgames.positions_up_to(seeds),
-            })
-        });
+        let empty_capture = game.rules().empty_capture;
+        let endgames = Endgames::within(
+            pits,
+            max_seeds as usize * ENDGAME_SHARE.0 / ENDGAME_SHARE.1,
+            table_bytes / 8,
+            empty_capture,
+        );
+        if let Some(endgames) = &endgames {
+            endgames.build(|seeds| {
+                progress(Progress::Endgames {
+                    seeds,
+                    positions: endgames.positions_up_to(seeds),
+                })
+            });
+        }
+        let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
+        Ok(KalahSolver {
+            solver: Solver {
+                table: Table::with_bytes(table_bytes - endgame_bytes),
+                etc_seeds: endgames.as_ref().map_or(0, |e| e.max_seeds) + ETC_ABOVE_ENDGAMES,
+                endgames,
+                empty_capture,
+                nodes: 0,
+            },
+            pits,
+        })
     }
-    let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
-    let mut solver = Solver {
-        table: Table::with_bytes(table_bytes - endgame_bytes),
-        etc_seeds: endgames.as_ref().map_or(0, |e| e.max_seeds) + ETC_ABOVE_ENDGAMES,
-        endgames,
-        empty_capture,
-        nodes: 0,
-    };
-    let future = if game.outcome().is_some() {
-        0
-    } else {
+
+    /// The final store margin of the first player under perfect play from `game`, which
+    /// must have the solver's pits and rules.
+    pub fn margin(&mut self, game: &Mancala<Kalah>) -> i32 {
+        self.margin_reporting(game, POSITION_GUESS_NODES, &mut |_| {})
+    }
+
+    /// Nodes searched so far, over every solve.
+    pub fn nodes(&self) -> u64 {
+        self.solver.nodes
+    }
+
+    fn margin_reporting(
+        &mut self,
+        game: &Mancala<Kalah>,
+        guess_nodes: u64,
+        progress: &mut dyn FnMut(Progress),
+    ) -> i32 {
+        assert_eq!(
+            (game.board().pits_per_side(), game.rules().empty_capture),
+            (self.pits, self.solver.empty_capture),
+            "a Kalah solver solves positions of its own board and rules"
+        );
+        let mover = game.to_move();
+        let first_player = |for_mover: i32| {
+            if mover == Player::First {
+                for_mover
+            } else {
+                -for_mover
+            }
+        };
+        let now = store_margin(game, mover);
+        if game.outcome().is_some() {
+            return first_player(now);
+        }
+        let solver = &mut self.solver;
+        let board = MoverBoard::of(game);
         // MTD(f): null-window probes converge on the value from a first guess, each one
         // cheap thanks to the bounds and best moves the table keeps from the others. The
         // two players' future gains add up to the seeds on the board, so their difference
@@ -257,8 +318,13 @@ pub fn solve(
         let budget = solver
             .endgames
             .as_ref()
-            .map_or(GUESS_NODES, |e| GUESS_NODES.min(e.positions() as u64));
-        let first = guess::estimate(&board, solver.endgames.as_ref(), empty_capture, budget);
+            .map_or(guess_nodes, |e| guess_nodes.min(e.positions() as u64));
+        let first = guess::estimate(
+            &board,
+            solver.endgames.as_ref(),
+            solver.empty_capture,
+            budget,
+        );
         progress(Progress::Guess {
             margin: first_player(now + first),
         });
@@ -282,11 +348,6 @@ pub fn solve(
                 nodes: solver.nodes,
             });
         }
-        lower
-    };
-    Ok(Solution {
-        first_player_margin: first_player(now + future),
-        nodes: solver.nodes,
-        table_entries: solver.table.filled,
-    })
+        first_player(now + lower)
+    }
 }
