@@ -4,8 +4,13 @@
 //! flip at least one line of opponent discs; a side without a legal move passes; the game
 //! ends when neither side can move. Final score counts discs, and the empty squares go to
 //! the winner (the usual tournament rule).
+//!
+//! Here is the position and what it tells; [`Othello`] plays in `game.rs`, reads and
+//! writes its notation in `text.rs`, counts leaves fast in `perft.rs` and reads GGF
+//! records in `ggf.rs`.
 
 pub mod bitboard;
+mod game;
 mod ggf;
 mod perft;
 mod square;
@@ -14,8 +19,8 @@ mod text;
 pub use ggf::parse_ggf;
 pub use square::Move;
 
-use crate::games::{Game, MoveList, Outcome, Player, position_key};
-use bitboard::{flips, legal_moves, squares};
+use crate::games::Player;
+use bitboard::legal_moves;
 
 /// An Othello position: the discs of the side to move, the opponent's, and who that is.
 /// Storing mover/opponent (rather than black/white) makes a move a flip and a swap.
@@ -102,74 +107,5 @@ fn symbol(black: bool, white: bool) -> char {
         (true, _) => 'X',
         (_, true) => 'O',
         _ => '-',
-    }
-}
-
-impl Game for Othello {
-    type Move = Move;
-
-    #[inline]
-    fn to_move(&self) -> Player {
-        self.to_move
-    }
-
-    fn legal_moves(&self, moves: &mut MoveList<Move>) {
-        moves.clear();
-        let placements = legal_moves(self.mover, self.opponent);
-        if placements != 0 {
-            moves.extend(squares(placements).map(Move::at));
-        } else if legal_moves(self.opponent, self.mover) != 0 {
-            moves.push(Move::PASS);
-        }
-    }
-
-    #[inline]
-    fn count_moves(&self) -> usize {
-        let placements = legal_moves(self.mover, self.opponent);
-        if placements != 0 {
-            placements.count_ones() as usize
-        } else {
-            usize::from(legal_moves(self.opponent, self.mover) != 0)
-        }
-    }
-
-    #[inline]
-    fn play_unchecked(&mut self, mv: Move) {
-        if let Some(square) = mv.square() {
-            let flipped = flips(self.mover, self.opponent, square);
-            self.mover |= flipped | (1u64 << square);
-            self.opponent &= !flipped;
-        }
-        std::mem::swap(&mut self.mover, &mut self.opponent);
-        self.to_move = self.to_move.opponent();
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        if !self.is_over() {
-            return None;
-        }
-        Some(Outcome::from_score(self.disc_counts()))
-    }
-
-    fn score(&self) -> [i32; 2] {
-        let mut counts = self.disc_counts();
-        if self.is_over() {
-            let empties = 64 - counts[0] - counts[1];
-            match counts[0].cmp(&counts[1]) {
-                std::cmp::Ordering::Greater => counts[0] += empties,
-                std::cmp::Ordering::Less => counts[1] += empties,
-                std::cmp::Ordering::Equal => {}
-            }
-        }
-        counts
-    }
-
-    #[inline]
-    fn position_key(&self) -> Option<u64> {
-        Some(position_key(&[
-            self.mover,
-            self.opponent,
-            self.to_move.index() as u64,
-        ]))
     }
 }

@@ -400,7 +400,7 @@ mod tests {
     use super::*;
 
     fn rows_for(names: &[&str]) -> u32 {
-        super::super::register_font();
+        super::super::draw::register_font();
         let mut svg = String::new();
         let area = SVGBackend::with_string(&mut svg, (1000, 600)).into_drawing_area();
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();

@@ -12,46 +12,27 @@
 //! transposition table of bounds and best moves (`table::Table`); moves ordered by the
 //! table's best move, then extra turns, then seeds banked; and a futility cut-off (no
 //! player can gain more than the seeds still on the board).
+//!
+//! The probes at the root, [`solve`] and [`KalahSolver`], are `mtdf.rs`; the alpha-beta
+//! is `search.rs`; the position, the table, the endgame database and the first guess are
+//! `board.rs`, `table.rs`, `endgame.rs` and `guess.rs`.
 
 mod board;
 mod endgame;
 mod guess;
 mod memory;
+mod mtdf;
+mod search;
 mod table;
 
-use crate::games::mancala::{Kalah, Mancala, OnBoard};
-use crate::games::{Game, Player};
-use crate::search::bounds::{narrow, proven};
-use board::{Child, MoverBoard, store_margin};
 use endgame::Endgames;
-use table::{Record, Table};
+use table::Table;
 
+pub use mtdf::{KalahSolver, solve};
 pub use table::BUCKET_BYTES;
 
 /// Most pits a side the solver takes: its position keys hold two rows of this many.
 pub const MAX_SOLVER_PITS: usize = board::MAX_PITS;
-
-/// The endgame database takes positions of up to this share of the seeds on the board
-/// (20 of Kalah(6,4)'s 48, 15 of Kalah(6,3)'s 36) and at most an eighth of the memory
-/// bound. It is built whole before the search, one pass over every position with ~6
-/// random reads each, so each seed more costs ~1.5× the build: measured on Kalah(6,3),
-/// 14 seeds build in 2 s and leave 28 M search nodes, 18 seeds build in 35 s and leave
-/// 4.5 M; on Kalah(6,4) 20 seeds (225 M positions, about 2 minutes) cut the first probe's
-/// nodes from 736 M (a 15-seed database) to 287 M.
-const ENDGAME_SHARE: (usize, usize) = (5, 12);
-
-/// Seeds above the endgame database's limit from which a node looks its children up in
-/// the table before searching any (an enhanced transposition cut-off). Each look-up is a
-/// read from memory far from the cache: on Kalah(6,4) cut-offs from the database's limit
-/// up saved 41% of the nodes and cost 28% more time; from 8 seeds above it, 5% of the
-/// nodes and 3% of the time.
-const ETC_ABOVE_ENDGAMES: i32 = 8;
-
-/// Nodes the first guess may search: a few seconds. It may also search at most as many
-/// nodes as the endgame database holds positions, so that on small boards, which the
-/// search itself solves in a fraction of a second, the guess does not cost more than the
-/// solve (Kalah(5,3): 2.0 s with 20 M nodes, most of it the guess).
-const GUESS_NODES: u64 = 20_000_000;
 
 /// A solved position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +73,8 @@ impl SolveError {
     }
 }
 
+/// The search's state, kept between probes (and between the positions a [`KalahSolver`]
+/// solves): what the table and the endgame database know, and the nodes searched.
 struct Solver {
     table: Table,
     endgames: Option<Endgames>,
@@ -100,254 +83,4 @@ struct Solver {
     /// Fewest seeds on the board at which a node first looks its children up (an
     /// enhanced transposition cut-off).
     etc_seeds: i32,
-}
-
-impl Solver {
-    /// A lower bound on the mover's future margin through `child`, from what is known of it
-    /// without searching: the end of the game, the endgame database or the table.
-    fn known_through(&self, child: &Child) -> Option<i32> {
-        let banked = child.sown.banked;
-        if child.sown.over {
-            return Some(banked);
-        }
-        let sign = if child.sown.again { 1 } else { -1 };
-        let on_board = child.board.on_board();
-        if let Some(endgames) = self.endgames.as_ref().filter(|e| on_board <= e.max_seeds) {
-            return Some(banked + sign * endgames.value(&child.board));
-        }
-        let known = self.table.get(child.board.key())?;
-        let bound = if child.sown.again {
-            known.lower
-        } else {
-            known.upper
-        };
-        (bound != if child.sown.again { i16::MIN } else { i16::MAX })
-            .then(|| banked + sign * i32::from(bound))
-    }
-
-    /// Fail-soft alpha-beta on the future margin of the side to move.
-    fn future(&mut self, board: &MoverBoard, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        let nodes_before = self.nodes;
-        let on_board = board.on_board();
-        if alpha >= on_board {
-            return on_board;
-        }
-        if beta <= -on_board {
-            return -on_board;
-        }
-        if let Some(endgames) = self.endgames.as_ref().filter(|e| on_board <= e.max_seeds) {
-            return endgames.value(board);
-        }
-        let key = board.key();
-        let known = self.table.get(key);
-        if let Some(known) = known {
-            (alpha, beta) = match narrow(known.lower.into(), known.upper.into(), alpha, beta) {
-                Ok(window) => window,
-                Err(settled) => return settled,
-            };
-        }
-        // The window actually searched: the result is exact only strictly inside it.
-        let (alpha_searched, beta_searched) = (alpha, beta);
-        let mut children = board.children(self.empty_capture);
-        let hint = known.map(|known| usize::from(known.best));
-        children.sort_by_key(|child| (Some(child.pit) != hint, child.promise()));
-        let mut best = (i32::MIN, children[0].pit);
-        if on_board >= self.etc_seeds
-            && let Some(cut) = children
-                .iter()
-                .filter_map(|child| Some((self.known_through(child)?, child.pit)))
-                .find(|&(value, _)| value >= beta)
-        {
-            best = cut;
-        }
-        for child in &children {
-            if best.0 >= beta {
-                break;
-            }
-            let value = child.value_within((alpha, beta), |board, (alpha, beta)| {
-                self.future(board, alpha, beta)
-            });
-            if value > best.0 {
-                best = (value, child.pit);
-                alpha = alpha.max(value);
-            }
-        }
-        let known = known.map_or((i16::MIN.into(), i16::MAX.into()), |k| {
-            (k.lower.into(), k.upper.into())
-        });
-        let (lower, upper) = proven(best.0, (alpha_searched, beta_searched), known);
-        let work = (u64::BITS - (self.nodes - nodes_before + 1).leading_zeros()) as u8;
-        self.table.put(
-            key,
-            Record {
-                lower: lower as i16,
-                upper: upper as i16,
-                best: best.1 as u8,
-                work,
-            },
-        );
-        best.0
-    }
-}
-
-/// Solves a Kalah position exactly with a transposition table of at most `table_bytes`
-/// bytes (a smaller table only costs time), calling `progress` after each null-window
-/// probe. Boards up to [`MAX_SOLVER_PITS`] pits a side; wider ones are refused.
-pub fn solve(
-    game: &Mancala<Kalah>,
-    table_bytes: usize,
-    mut progress: impl FnMut(Progress),
-) -> Result<Solution, SolveError> {
-    let on_board = MoverBoard::of(game).on_board() as u32;
-    let mut solver = KalahSolver::new(game, on_board, table_bytes, &mut progress)?;
-    let first_player_margin = solver.margin_reporting(game, GUESS_NODES, &mut progress);
-    Ok(Solution {
-        first_player_margin,
-        nodes: solver.solver.nodes,
-        table_entries: solver.solver.table.filled,
-    })
-}
-
-/// A solver kept over many positions of one board: its endgame database is built once, for
-/// positions with a given number of seeds on the board or fewer, and its table keeps
-/// what each solve proved for the next (keys do not depend on the stores, so any position
-/// of the same pits and rules shares them). What an accuracy measure needs: the value of
-/// every move of hundreds of positions.
-pub struct KalahSolver {
-    solver: Solver,
-    pits: usize,
-}
-
-/// Nodes the first guess of a [`KalahSolver::margin`] may search: a move's value is one of
-/// many, so the guess is kept small.
-const POSITION_GUESS_NODES: u64 = 200_000;
-
-impl KalahSolver {
-    /// A solver for positions of `game`'s board and rules with at most `max_seeds` seeds
-    /// on the board, its endgame database built (reported to `progress`).
-    pub fn new(
-        game: &Mancala<Kalah>,
-        max_seeds: u32,
-        table_bytes: usize,
-        progress: &mut dyn FnMut(Progress),
-    ) -> Result<KalahSolver, SolveError> {
-        let pits = game.board().pits_per_side();
-        if pits > MAX_SOLVER_PITS {
-            return Err(SolveError::TooManyPits(pits));
-        }
-        let empty_capture = game.rules().empty_capture;
-        let endgames = Endgames::within(
-            pits,
-            max_seeds as usize * ENDGAME_SHARE.0 / ENDGAME_SHARE.1,
-            table_bytes / 8,
-            empty_capture,
-        );
-        if let Some(endgames) = &endgames {
-            endgames.build(|seeds| {
-                progress(Progress::Endgames {
-                    seeds,
-                    positions: endgames.positions_up_to(seeds),
-                })
-            });
-        }
-        let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
-        Ok(KalahSolver {
-            solver: Solver {
-                table: Table::with_bytes(table_bytes - endgame_bytes),
-                etc_seeds: endgames.as_ref().map_or(0, |e| e.max_seeds) + ETC_ABOVE_ENDGAMES,
-                endgames,
-                empty_capture,
-                nodes: 0,
-            },
-            pits,
-        })
-    }
-
-    /// The final store margin of the first player under perfect play from `game`, which
-    /// must have the solver's pits and rules.
-    pub fn margin(&mut self, game: &Mancala<Kalah>) -> i32 {
-        self.margin_reporting(game, POSITION_GUESS_NODES, &mut |_| {})
-    }
-
-    /// Nodes searched so far, over every solve.
-    pub fn nodes(&self) -> u64 {
-        self.solver.nodes
-    }
-
-    fn margin_reporting(
-        &mut self,
-        game: &Mancala<Kalah>,
-        guess_nodes: u64,
-        progress: &mut dyn FnMut(Progress),
-    ) -> i32 {
-        assert_eq!(
-            (game.board().pits_per_side(), game.rules().empty_capture),
-            (self.pits, self.solver.empty_capture),
-            "a Kalah solver solves positions of its own board and rules"
-        );
-        let mover = game.to_move();
-        let first_player = |for_mover: i32| {
-            if mover == Player::First {
-                for_mover
-            } else {
-                -for_mover
-            }
-        };
-        let now = store_margin(game, mover);
-        if game.outcome().is_some() {
-            return first_player(now);
-        }
-        let solver = &mut self.solver;
-        let board = MoverBoard::of(game);
-        // MTD(f): null-window probes converge on the value from a first guess, each one
-        // cheap thanks to the bounds and best moves the table keeps from the others. The
-        // two players' future gains add up to the seeds on the board, so their difference
-        // has the parity of that count: every bound is rounded to it, which saves the probe
-        // that would only rule out a value of the wrong parity.
-        let on_board = board.on_board();
-        let parity = |value: i32, up: bool| {
-            if (value - on_board) % 2 == 0 {
-                value
-            } else if up {
-                value + 1
-            } else {
-                value - 1
-            }
-        };
-        let budget = solver
-            .endgames
-            .as_ref()
-            .map_or(guess_nodes, |e| guess_nodes.min(e.positions() as u64));
-        let first = guess::estimate(
-            &board,
-            solver.endgames.as_ref(),
-            solver.empty_capture,
-            budget,
-        );
-        progress(Progress::Guess {
-            margin: first_player(now + first),
-        });
-        let (mut lower, mut upper, mut guess) = (-on_board, on_board, first);
-        while lower < upper {
-            let beta = if guess <= lower {
-                lower + 2
-            } else {
-                parity(guess, true).min(upper)
-            };
-            guess = solver.future(&board, beta - 1, beta);
-            if guess < beta {
-                upper = parity(guess, false);
-            } else {
-                lower = parity(guess, true);
-            }
-            let (a, b) = (first_player(now + lower), first_player(now + upper));
-            progress(Progress::Probe {
-                lower: a.min(b),
-                upper: a.max(b),
-                nodes: solver.nodes,
-            });
-        }
-        first_player(now + lower)
-    }
 }

@@ -1,0 +1,93 @@
+//! The benchmark of a run: its opponents (the first decides gate and champion), the
+//! series of openings drawn from the run's seed, and the games a network plays against
+//! one opponent.
+
+use std::sync::Arc;
+
+use crate::arena::{
+    Agent, AgentSpec, SearchAgent, SeriesConfig, SeriesStats, panel_opponents, play_series,
+};
+use crate::eval::NamedEvaluators;
+use crate::eval::neural::NeuralEvaluator;
+use crate::rng::derive_seed;
+
+use super::config::EvolveConfig;
+use super::{EvolveError, Named, Observer};
+
+/// The benchmark of seed 004 §2.4.4: a network at the run's depth against `opponent` on the
+/// openings of `series`, every opening with both colours.
+pub(super) fn benchmark<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+    network: Arc<NeuralEvaluator>,
+    opponent: &dyn Agent<G>,
+    series: SeriesConfig,
+    observer: &dyn Observer,
+) -> Result<SeriesStats, EvolveError> {
+    let player = SearchAgent::new(config.depth, network, "champion".to_string());
+    let records = play_series(start, &player, opponent, series, &|| observer.game_done())?;
+    Ok(SeriesStats::from_records(&records))
+}
+
+/// A series of `games` on benchmark-length openings drawn from the run seed's `stream`: the
+/// validation set (per-generation benchmark) or the test set (final selection).
+pub(super) fn openings_series(config: &EvolveConfig, games: usize, stream: u64) -> SeriesConfig {
+    SeriesConfig {
+        games,
+        opening_plies: config.bench_opening_plies,
+        seed: derive_seed(config.seed, &[stream]),
+    }
+}
+
+/// The paper's benchmark opponent at the run's depth (seed 004 §2.4.4).
+fn paper_benchmark(config: &EvolveConfig) -> String {
+    format!("heuristic:{}", config.depth)
+}
+
+/// The spec of the run's first benchmark opponent, the one that decides gate and champion
+/// (the first of [`benchmark_specs`], known without the game).
+pub fn gating_benchmark(config: &EvolveConfig) -> String {
+    match config.bench_opponents.first().map(String::as_str) {
+        None | Some("panel") => paper_benchmark(config),
+        Some(spec) => spec.to_string(),
+    }
+}
+
+/// The specs of the run's benchmark opponents: `heuristic:depth` when none are set, with
+/// `panel` standing for the whole panel at the run's depth, its heuristic first (the
+/// paper's benchmark, so `panel` alone still gates on it); repeats are dropped.
+pub fn benchmark_specs<G: NamedEvaluators>(config: &EvolveConfig) -> Vec<String> {
+    let heuristic = paper_benchmark(config);
+    if config.bench_opponents.is_empty() {
+        return vec![heuristic];
+    }
+    let mut specs: Vec<String> = Vec::new();
+    for spec in &config.bench_opponents {
+        let expanded = match spec.as_str() {
+            "panel" => std::iter::once(heuristic.clone())
+                .chain(panel_opponents::<G>(config.depth))
+                .collect(),
+            _ => vec![spec.clone()],
+        };
+        for spec in expanded {
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+    }
+    specs
+}
+
+/// The run's benchmark opponents as agents, with their specs.
+pub(super) fn benchmark_opponents<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<Vec<Named<G>>, EvolveError> {
+    benchmark_specs::<G>(config)
+        .into_iter()
+        .map(|spec| {
+            let agent = spec.parse::<AgentSpec>()?.build(start)?;
+            Ok((spec, agent))
+        })
+        .collect()
+}

@@ -1,0 +1,66 @@
+//! Why a run could not start, continue or save: one error type for the whole module, with
+//! the exit code the command line gives each (bad input or a fault of the machine).
+
+use crate::arena::{OpeningError, SpecError};
+use crate::nn::TopologyError;
+use crate::persist::PersistError;
+
+use super::config::ConfigError;
+
+/// Why a run could not start, continue or save.
+#[derive(Debug, thiserror::Error)]
+pub enum EvolveError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Topology(#[from] TopologyError),
+    #[error(transparent)]
+    Persist(#[from] PersistError),
+    #[error(transparent)]
+    Openings(#[from] OpeningError),
+    #[error("{0} already holds a run: continue it with --resume, or choose another --out")]
+    RunExists(String),
+    #[error(
+        "{0} is not an empty directory and holds no run: --out must be a new or empty directory (or a run to --resume)"
+    )]
+    NotEmpty(String),
+    #[error(
+        "{dir} is in use by another evoboard process (pid {holder}): wait for it to end, or choose another --out"
+    )]
+    Locked { dir: String, holder: String },
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error("{path} holds no evoboard run: its run.json cannot be read ({reason})")]
+    NoRun { path: String, reason: String },
+    #[error("{0}")]
+    Resume(String),
+    #[error("cannot write {path}: {error}")]
+    Write { path: String, error: std::io::Error },
+    #[error(
+        "the MPI processes computed different states after generation {0}: run the same evoboard build on every node"
+    )]
+    Diverged(u32),
+    #[error(
+        "generation {generation} produced unusable weights ({reason}): the run stops, its files as of generation {}; learning diverged (a smaller --learning-rate may help)",
+        generation - 1
+    )]
+    Unusable { generation: u32, reason: String },
+    /// A stop was asked for ([`crate::interrupt`]); the files are those of the generation
+    /// named.
+    #[error("interrupted after generation {0}")]
+    Interrupted(u32),
+}
+
+impl EvolveError {
+    /// True when the user's input is at fault (exit code 2) rather than the machine.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            EvolveError::Persist(e) => e.is_bad_input(),
+            EvolveError::Write { .. }
+            | EvolveError::Diverged(_)
+            | EvolveError::Unusable { .. }
+            | EvolveError::Interrupted(_) => false,
+            _ => true,
+        }
+    }
+}

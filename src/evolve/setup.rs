@@ -1,0 +1,266 @@
+//! How a run starts: created in a new directory, resumed from its latest checkpoint, or
+//! followed by an MPI process from the leader's state; and the pieces it is built from,
+//! each checked before the directory is touched (network, teacher, memory, benchmark
+//! openings, sparring partners) and generation 0, entirely determined by the seed.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::arena::{Agent, AgentSpec, random_openings};
+use crate::champion::Champion;
+use crate::eval::NamedEvaluators;
+use crate::nn::{Architecture, Network, Topology};
+use crate::persist::PersistError;
+use crate::rng::rng_for;
+
+use super::benchmark::benchmark_opponents;
+use super::checkpoint::{EvolutionState, RunDir, RunLock};
+use super::config::{ConfigError, EvolveConfig, NetworkChoice};
+use super::{EVOLVE_STREAM, Evolution, EvolveError, RunFiles, learner, stats};
+
+impl<G: NamedEvaluators> Evolution<G> {
+    /// Starts a new run of `config` in `dir` (which must not hold a run yet).
+    pub fn create(start: G, config: EvolveConfig, dir: &Path) -> Result<Self, EvolveError> {
+        config.validate()?;
+        let run = RunDir {
+            dir: dir.to_path_buf(),
+        };
+        let architecture = architecture_for(&start, &config)?;
+        let teacher = load_teacher(&start, &config)?;
+        check_memory(&start, &config, &architecture, teacher.as_ref())?;
+        check_benchmark_openings(&start, &config)?;
+        let sparring = sparring_partners(&start, &config)?;
+        let opponents = benchmark_opponents(&start, &config)?;
+        // Every setting is sound: only now is the directory touched.
+        let lock = RunLock::acquire(dir)?;
+        if run.run_json().exists() || run.latest_checkpoint().is_some() {
+            return Err(EvolveError::RunExists(dir.display().to_string()));
+        }
+        let evolution = Evolution {
+            sparring,
+            teacher,
+            opponents,
+            state: initial_state(config, architecture),
+            start,
+            files: Some(RunFiles { run, _lock: lock }),
+            seconds: HashMap::new(),
+        };
+        evolution.write_run_json()?;
+        Ok(evolution)
+    }
+
+    /// Continues the run in `dir` from its latest checkpoint (or from the start if it has
+    /// none yet). `generations` replaces the budget when given (it cannot drop below the
+    /// generations already played). The checkpoint is checked against `run.json` and for
+    /// internal consistency, and `stats.csv` and `champion.evo` are rewritten from it, so a
+    /// run stopped between writing its files is whole again.
+    pub fn resume(start: G, dir: &Path, generations: Option<u32>) -> Result<Self, EvolveError> {
+        let run = RunDir {
+            dir: dir.to_path_buf(),
+        };
+        let info = run.read_info()?;
+        let lock = RunLock::acquire(dir)?;
+        if info.game != start.name() {
+            return Err(EvolveError::Resume(format!(
+                "{} is a run of the game {}, not {}",
+                dir.display(),
+                info.game.escape_debug(),
+                start.name()
+            )));
+        }
+        info.config.validate()?;
+        let teacher = load_teacher(&start, &info.config)?;
+        let architecture = architecture_for(&start, &info.config)?;
+        check_memory(&start, &info.config, &architecture, teacher.as_ref())?;
+        let mut state = match run.latest_checkpoint() {
+            Some(generation) => {
+                let path = run.checkpoint(generation);
+                let state = run.load_state(generation, start.name())?;
+                state
+                    .check(&start, generation, &info)
+                    .map_err(|reason| PersistError::Corrupt { path, reason })?;
+                state
+            }
+            None => initial_state(info.config.clone(), architecture),
+        };
+        // The settings a resume may change are run.json's, which the last one wrote.
+        state.config.keep_checkpoints = info.config.keep_checkpoints;
+        state.config.snapshots = info.config.snapshots;
+        if let Some(budget) = generations {
+            if budget < state.generation {
+                return Err(EvolveError::Resume(format!(
+                    "the run has already played {} generations; --generations {budget} would undo them",
+                    state.generation
+                )));
+            }
+            state.config.generations = budget;
+        }
+        check_benchmark_openings(&start, &state.config)?;
+        run.remove_stale_temp_files();
+        run.remove_old_checkpoints(state.generation, state.config.keep_checkpoints);
+        let evolution = Evolution {
+            seconds: stats::read_seconds(&run.stats_csv()),
+            sparring: sparring_partners(&start, &state.config)?,
+            teacher,
+            opponents: benchmark_opponents(&start, &state.config)?,
+            start,
+            files: Some(RunFiles { run, _lock: lock }),
+            state,
+        };
+        evolution.write_run_json()?;
+        if evolution.state.generation > 0 {
+            evolution.write_results()?;
+        }
+        Ok(evolution)
+    }
+
+    /// The run as a process of an MPI job other than the leader plays it: from the state
+    /// the leader opened (see [`crate::farm::publish`]), the same generations, no files.
+    pub fn follow(start: G, state: EvolutionState) -> Result<Self, EvolveError> {
+        Ok(Evolution {
+            seconds: HashMap::new(),
+            sparring: sparring_partners(&start, &state.config)?,
+            teacher: load_teacher(&start, &state.config)?,
+            opponents: benchmark_opponents(&start, &state.config)?,
+            start,
+            files: None,
+            state,
+        })
+    }
+
+    /// Changes how many checkpoints the run keeps and how often it keeps a snapshot (a
+    /// resumed run may: neither changes a result), recording both in `run.json` and
+    /// removing the checkpoints no longer kept.
+    pub fn set_keeping(
+        &mut self,
+        keep: Option<u32>,
+        snapshots: Option<u32>,
+    ) -> Result<(), EvolveError> {
+        let mut config = self.state.config.clone();
+        config.keep_checkpoints = keep;
+        config.snapshots = snapshots;
+        config.validate()?;
+        self.state.config = config;
+        self.write_run_json()?;
+        if let Some(files) = &self.files {
+            files
+                .run
+                .remove_old_checkpoints(self.state.generation, keep);
+        }
+        Ok(())
+    }
+}
+
+/// Fails before anything is allocated if a run of `config` would not fit in memory (see
+/// [`EvolveConfig::memory_bound`]), with its networks of `architecture` and its teacher.
+fn check_memory<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+    architecture: &Architecture,
+    teacher: Option<&Network>,
+) -> Result<(), EvolveError> {
+    let symmetries = start.cell_board().map_or(1, |board| board.symmetries.len());
+    let teacher_bytes = teacher.map_or(0, |t| t.architecture().network_bytes(symmetries));
+    config.check_memory(
+        architecture.genes(),
+        architecture.network_bytes(symmetries),
+        teacher_bytes,
+        rayon::current_num_threads(),
+    )?;
+    Ok(())
+}
+
+/// Fails early (before any game) if the benchmark cannot find its distinct openings.
+fn check_benchmark_openings<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<(), EvolveError> {
+    if config.bench_games > 0 {
+        random_openings(
+            start,
+            config.bench_games.div_ceil(2),
+            config.bench_opening_plies,
+            0,
+        )?;
+    }
+    Ok(())
+}
+
+/// The network for `start`'s game and the run's settings: an MLP with the game's inputs,
+/// the hidden layers and one output, or the named n-tuple set.
+pub fn architecture_for<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<Architecture, EvolveError> {
+    let architecture = match &config.network {
+        NetworkChoice::Mlp => {
+            let mut layers = vec![start.input_len()];
+            layers.extend(&config.hidden);
+            layers.push(1);
+            Architecture::Mlp(Topology::new(&layers)?)
+        }
+        NetworkChoice::NTuple(name) => {
+            Architecture::NTuple(start.tuple_set(name).ok_or_else(|| {
+                let known: Vec<&str> = start.tuple_sets().iter().map(|(n, _)| *n).collect();
+                ConfigError(if known.is_empty() {
+                    format!("{} has no n-tuple networks", start.name())
+                } else {
+                    format!(
+                        "unknown tuple set '{name}'; {} has {}",
+                        start.name(),
+                        known.join(", ")
+                    )
+                })
+            })?)
+        }
+    };
+    Ok(architecture)
+}
+
+/// Generation 0 of a run, entirely determined by its seed.
+fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionState {
+    let mut rng = rng_for(config.seed, &[EVOLVE_STREAM]);
+    let learner::Founders { population, cma } =
+        config
+            .preset
+            .learner()
+            .founders(&config, &architecture, &mut rng);
+    EvolutionState {
+        config,
+        architecture,
+        generation: 0,
+        population,
+        rng,
+        hall_of_fame: Vec::new(),
+        history: Vec::new(),
+        champion: None,
+        candidates: Vec::new(),
+        selected: None,
+        gate_reached: false,
+        cma,
+    }
+}
+
+/// The network of the run's teacher file, if it has one.
+fn load_teacher<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<Option<Network>, EvolveError> {
+    let Some(path) = &config.teacher else {
+        return Ok(None);
+    };
+    let champion = Champion::load_for(Path::new(path), start)?;
+    Ok(Some(start.network(&champion.architecture, champion.genes)))
+}
+
+/// The agents of the run's sparring specs.
+fn sparring_partners<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<Vec<Box<dyn Agent<G>>>, EvolveError> {
+    config
+        .sparring
+        .iter()
+        .map(|spec| Ok(spec.parse::<AgentSpec>()?.build(start)?))
+        .collect()
+}
