@@ -40,7 +40,10 @@ pub fn solve(
     table_bytes: usize,
     mut progress: impl FnMut(Progress),
 ) -> Result<Solution, SolveError> {
-    let on_board = MoverBoard::of(game).on_board() as u32;
+    // The seeds on the board, counted from the game's own rows: a board too wide for the
+    // solver's keys is refused by `KalahSolver::new`, before any key is made.
+    let board = game.board();
+    let on_board = board.row_total(Player::First) + board.row_total(Player::Second);
     let mut solver = KalahSolver::new(game, on_board, table_bytes, &mut progress)?;
     let first_player_margin = solver.margin_reporting(game, GUESS_NODES, &mut progress);
     Ok(Solution {
