@@ -1,3 +1,4 @@
 //! Gradient-based learners of network weights, generic over game and network family.
 
 pub mod td;
+pub mod updates;

@@ -28,6 +28,7 @@ use crate::arena::Agent;
 use crate::eval::neural::NeuralInput;
 use crate::games::joint::is_joint;
 use crate::games::{Game, MoveList, Player};
+use crate::learn::updates::Updates;
 use crate::nn::Network;
 use crate::nn::ntuple::IndexCache;
 use crate::rng::GameRng;
@@ -158,14 +159,6 @@ fn blend_lambda_returns<G: Game>(steps: &mut [Option<(G, f32)>], lambda: f32) {
     }
 }
 
-/// Applies a trajectory's updates to `network` in order.
-fn apply<G: NeuralInput>(network: &mut Network, trajectory: &Trajectory<G>, rate: f32) {
-    let mut cache = IndexCache::default();
-    for (position, target) in &trajectory.updates {
-        position.learn(network, *target, rate, &mut cache);
-    }
-}
-
 /// Plays the next move of a learning game in `game` and says what it teaches: `None` once
 /// the game is over, else the position before the move with its target, if it has one.
 fn next_move<G: NeuralInput>(
@@ -221,7 +214,8 @@ pub struct GameSetup<'a, G: Game> {
 
 /// Plays learning games `0..games` (game k set up by `setup(k)`) and updates `network`:
 /// each batch of [`BATCH`] games is played in parallel against the weights as they stand,
-/// then the batch's updates are applied game by game, in order. The result depends on the
+/// and its updates prepared there (see [`Updates`]), then the batch's updates are applied
+/// game by game, in order. The result depends on the
 /// setups alone, never on the number of threads. Returns the learner's result of each game
 /// (see [`Trajectory::result`]).
 ///
@@ -240,7 +234,7 @@ pub fn train<'a, G: NeuralInput>(
     let mut results = Vec::with_capacity(games);
     for batch in (0..games).step_by(BATCH) {
         let frozen = &*network;
-        let trajectories: Vec<Trajectory<G>> = (batch..(batch + BATCH).min(games))
+        let played: Vec<(Updates<G>, Option<i32>)> = (batch..(batch + BATCH).min(games))
             .into_par_iter()
             .map(|k| {
                 let GameSetup {
@@ -254,12 +248,15 @@ pub fn train<'a, G: NeuralInput>(
                         *target = position.value_for_mover(teacher);
                     }
                 }
-                trajectory
+                (
+                    Updates::prepare(frozen, trajectory.updates),
+                    trajectory.result,
+                )
             })
             .collect();
-        for trajectory in &trajectories {
-            apply(network, trajectory, settings.learning_rate);
-            results.push(trajectory.result);
+        for (updates, result) in &played {
+            updates.apply(network, settings.learning_rate);
+            results.push(*result);
         }
     }
     results
