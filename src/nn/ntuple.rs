@@ -368,6 +368,11 @@ impl NTuple {
         &self.weights
     }
 
+    /// Gives this network the weights of `other`, a network of the same spec.
+    pub fn copy_weights_from(&mut self, other: &NTuple) {
+        self.weights.copy_from_slice(&other.weights);
+    }
+
     /// Number of placements (tuples times their distinct images): the table look-ups of
     /// one evaluation.
     pub fn placements(&self) -> usize {
