@@ -1,7 +1,7 @@
 //! `evoboard bench`: engine speed on fixed work: perft leaves per second from the start
 //! position and alpha-beta nodes per second over fixed positions (one thread), the time of
 //! one paper-sized league generation on 1 and 2 threads, and the learning throughput of
-//! the TD preset's network (games per second per thread).
+//! the TD preset's network (games per second per thread) and its 2-thread speed-up.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -77,8 +77,8 @@ pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult 
 
 /// TD learning throughput: `games` self-play learning games of the TD preset's default
 /// network (from a blank network, so the games are those of early learning), on 1 and on
-/// 2 threads, in games per second per thread. Best of `repeats` timings, each from the
-/// blank network again.
+/// 2 threads, in games per second per thread, and the 2-thread speed-up. Best of `repeats`
+/// timings, each from the blank network again.
 fn measure_learning<G: NamedEvaluators>(start: &G, games: u32, repeats: u16) -> CliResult {
     let config = EvolveConfig::for_game(Preset::Td, start);
     let architecture = architecture_for(start, &config)?;
@@ -87,7 +87,8 @@ fn measure_learning<G: NamedEvaluators>(start: &G, games: u32, repeats: u16) -> 
         exploration: config.exploration,
         lambda: config.td_lambda,
     };
-    for threads in [1, 2] {
+    let mut best = [f64::INFINITY; 2];
+    for (slot, threads) in [1, 2].into_iter().enumerate() {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
@@ -96,20 +97,21 @@ fn measure_learning<G: NamedEvaluators>(start: &G, games: u32, repeats: u16) -> 
             opponent: Opponent::SelfPlay,
             rng: rng_for(config.seed, &[k as u64]),
         };
-        let mut seconds = f64::INFINITY;
         for _ in 0..repeats {
             let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
             let clock = Instant::now();
             pool.install(|| train(&mut network, games as usize, &setup, settings, None));
-            seconds = seconds.min(clock.elapsed().as_secs_f64());
+            best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
         }
         println!(
-            "TD learning ({}): {games} self-play games at 1 ply in {seconds:.2} s on {threads} thread{}: {:.0} games/s per thread",
+            "TD learning ({}): {games} self-play games at 1 ply in {:.2} s on {threads} thread{}: {:.0} games/s per thread",
             architecture,
+            best[slot],
             if threads == 1 { "" } else { "s" },
-            f64::from(games) / seconds / threads as f64
+            f64::from(games) / best[slot] / threads as f64
         );
     }
+    println!("TD learning 2-thread speed-up: {:.2}x", best[0] / best[1]);
     Ok(())
 }
 

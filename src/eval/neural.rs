@@ -20,7 +20,7 @@ use crate::games::othello::bitboard::squares;
 use crate::games::{Notation, Player};
 use arrayvec::ArrayVec;
 
-use crate::nn::ntuple::{IndexCache, MAX_CELLS, MAX_FEATURES};
+use crate::nn::ntuple::{IndexCache, MAX_CELLS, MAX_FEATURES, MAX_LOOKUPS};
 use crate::nn::{Architecture, MAX_WIDTH, Mlp, NTuple, Network, TupleSpec};
 
 /// How a game's board looks to n-tuple networks: its cells, their states and the board's
@@ -172,10 +172,20 @@ pub trait NeuralInput: Notation {
             .collect()
     }
 
+    /// Appends to `out` the weight indices `ntuple`'s value of this position for the side
+    /// to move looks up (see [`NTuple::board_lookups`]). The position is indexed through
+    /// `cache`: reading a game's positions in order redoes only the tuples that changed
+    /// since the last one of the same side.
+    fn lookups(&self, ntuple: &NTuple, cache: &mut IndexCache, out: &mut impl Extend<u32>) {
+        let mover = self.to_move();
+        let (cells, features) = self.read_board(ntuple, mover);
+        let board = cache.index(ntuple, mover.index(), &cells);
+        ntuple.board_lookups(board, &features, out);
+    }
+
     /// One step of gradient learning of the network's value for the side to move towards
     /// `target`: w ← w + rate · (target − value) · ∂value/∂w. Returns the value before it.
-    /// N-tuple networks index the position through `cache`: learning a game's positions in
-    /// order redoes only the tuples that changed since the last one of the same side.
+    /// N-tuple networks read the position through `cache` (see [`NeuralInput::lookups`]).
     fn learn(&self, network: &mut Network, target: f32, rate: f32, cache: &mut IndexCache) -> f32 {
         let mover = self.to_move();
         match network {
@@ -188,9 +198,9 @@ pub trait NeuralInput: Notation {
                 2.0 * mlp.add_gradient(input, step) - 1.0
             }
             Network::NTuple(ntuple) => {
-                let (cells, features) = self.read_board(ntuple, mover);
-                let board = cache.index(ntuple, mover.index(), &cells);
-                ntuple.learn(board, &features, target, rate)
+                let mut lookups: ArrayVec<u32, MAX_LOOKUPS> = ArrayVec::new();
+                self.lookups(ntuple, cache, &mut lookups);
+                ntuple.learn(&lookups, target, rate)
             }
         }
     }

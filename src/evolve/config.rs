@@ -325,7 +325,8 @@ impl EvolveConfig {
     ///   outcomes;
     /// - the learner's update (CMA-ES's);
     /// - the next population;
-    /// - a learner's network with its chromosome copied back;
+    /// - a learner's network with its chromosome copied back, and on several threads the
+    ///   second copy of its weights that TD learning applies a batch's updates to;
     /// - the benchmark's and final test's game records;
     /// - the checkpoint's encoding and its copy behind the file's header.
     pub fn memory_bound(
@@ -362,7 +363,7 @@ impl EvolveConfig {
         } else {
             (0, 0)
         };
-        let learning = network_bytes + chromosome;
+        let learning = network_bytes.saturating_mul(1 + usize::from(threads > 1)) + chromosome;
         let records = self
             .bench_games
             .max(self.selection_games)

@@ -1,3 +1,5 @@
 //! Gradient-based learners of network weights, generic over game and network family.
 
+pub mod ordered;
 pub mod td;
+pub mod updates;

@@ -28,6 +28,8 @@ use crate::arena::Agent;
 use crate::eval::neural::NeuralInput;
 use crate::games::joint::is_joint;
 use crate::games::{Game, MoveList, Player};
+use crate::learn::ordered::in_order;
+use crate::learn::updates::Updates;
 use crate::nn::Network;
 use crate::nn::ntuple::IndexCache;
 use crate::rng::GameRng;
@@ -158,14 +160,6 @@ fn blend_lambda_returns<G: Game>(steps: &mut [Option<(G, f32)>], lambda: f32) {
     }
 }
 
-/// Applies a trajectory's updates to `network` in order.
-fn apply<G: NeuralInput>(network: &mut Network, trajectory: &Trajectory<G>, rate: f32) {
-    let mut cache = IndexCache::default();
-    for (position, target) in &trajectory.updates {
-        position.learn(network, *target, rate, &mut cache);
-    }
-}
-
 /// Plays the next move of a learning game in `game` and says what it teaches: `None` once
 /// the game is over, else the position before the move with its target, if it has one.
 fn next_move<G: NeuralInput>(
@@ -221,9 +215,15 @@ pub struct GameSetup<'a, G: Game> {
 
 /// Plays learning games `0..games` (game k set up by `setup(k)`) and updates `network`:
 /// each batch of [`BATCH`] games is played in parallel against the weights as they stand,
-/// then the batch's updates are applied game by game, in order. The result depends on the
+/// and the batch's updates are applied game by game, in order. The result depends on the
 /// setups alone, never on the number of threads. Returns the learner's result of each game
 /// (see [`Trajectory::result`]).
+///
+/// With several threads, the updates go to a second copy of the weights, game by game as
+/// soon as a game and those before it are over, while the batch's later games are still
+/// played against the first; the copies swap roles after each batch. Applying the updates,
+/// which only one thread can do, then takes little time from the games (see
+/// [`Updates`] for what is left of it).
 ///
 /// With a `teacher`, every position is moved towards the teacher's value of it instead of
 /// the learner's own value one move later (distillation on the positions the learner's
@@ -236,31 +236,68 @@ pub fn train<'a, G: NeuralInput>(
     settings: TdSettings,
     teacher: Option<&Network>,
 ) -> Vec<Option<i32>> {
-    use rayon::prelude::*;
+    let rate = settings.learning_rate;
     let mut results = Vec::with_capacity(games);
+    // The weights each batch's updates go to while its games are played, with several
+    // threads; one thread could not apply them while it plays, and applies them in place.
+    let mut next = (rayon::current_num_threads() > 1).then(|| network.clone());
     for batch in (0..games).step_by(BATCH) {
+        let count = BATCH.min(games - batch);
         let frozen = &*network;
-        let trajectories: Vec<Trajectory<G>> = (batch..(batch + BATCH).min(games))
-            .into_par_iter()
-            .map(|k| {
-                let GameSetup {
-                    start,
-                    opponent,
-                    mut rng,
-                } = setup(k);
-                let mut trajectory = play_trajectory(frozen, &start, &opponent, settings, &mut rng);
-                if let Some(teacher) = teacher {
-                    for (position, target) in &mut trajectory.updates {
-                        *target = position.value_for_mover(teacher);
-                    }
-                }
-                trajectory
-            })
-            .collect();
-        for trajectory in &trajectories {
-            apply(network, trajectory, settings.learning_rate);
-            results.push(trajectory.result);
+        let play = |j: usize| play_game(frozen, setup(batch + j), settings, teacher);
+        match &mut next {
+            None => {
+                let played: Vec<_> = (0..count).map(play).collect();
+                apply_in_order(played.into_iter(), network, rate, &mut results);
+            }
+            Some(next) => {
+                in_order(count, &play, |played| {
+                    next.copy_weights_from(frozen);
+                    apply_in_order(played, next, rate, &mut results);
+                });
+                std::mem::swap(network, next);
+            }
         }
     }
     results
+}
+
+/// Plays the learning game `setup` against `network` and returns its updates, prepared
+/// (see [`Updates`]), with its result (see [`Trajectory::result`]). With a `teacher`, the
+/// targets are the teacher's values (see [`train`]).
+fn play_game<G: NeuralInput>(
+    network: &Network,
+    setup: GameSetup<'_, G>,
+    settings: TdSettings,
+    teacher: Option<&Network>,
+) -> (Updates<G>, Option<i32>) {
+    let GameSetup {
+        start,
+        opponent,
+        mut rng,
+    } = setup;
+    let mut trajectory = play_trajectory(network, &start, &opponent, settings, &mut rng);
+    if let Some(teacher) = teacher {
+        for (position, target) in &mut trajectory.updates {
+            *target = position.value_for_mover(teacher);
+        }
+    }
+    (
+        Updates::prepare(network, trajectory.updates),
+        trajectory.result,
+    )
+}
+
+/// Applies the updates of each game of `played` to `network`, in order, and records the
+/// games' results in `results`.
+fn apply_in_order<G: NeuralInput>(
+    played: impl Iterator<Item = (Updates<G>, Option<i32>)>,
+    network: &mut Network,
+    rate: f32,
+    results: &mut Vec<Option<i32>>,
+) {
+    for (updates, result) in played {
+        updates.apply(network, rate);
+        results.push(result);
+    }
 }

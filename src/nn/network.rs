@@ -146,6 +146,15 @@ impl Network {
         }
     }
 
+    /// Gives this network `other`'s weights; both have one architecture. An n-tuple
+    /// network's are copied into the table it has, since they are many.
+    pub fn copy_weights_from(&mut self, other: &Network) {
+        match (self, other) {
+            (Network::NTuple(ntuple), Network::NTuple(source)) => ntuple.copy_weights_from(source),
+            (network, other) => *network = other.clone(),
+        }
+    }
+
     /// The chromosome.
     pub fn genes(&self) -> &[f32] {
         match self {

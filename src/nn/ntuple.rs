@@ -26,6 +26,8 @@ pub const MAX_TABLE: usize = 1 << 20;
 pub const MAX_PLACEMENTS: usize = 1024;
 /// Most global features a network may read.
 pub const MAX_FEATURES: usize = 8;
+/// Most weights one evaluation may look up (see [`NTuple::lookups`]).
+pub const MAX_LOOKUPS: usize = MAX_PLACEMENTS + MAX_FEATURES;
 
 /// What an n-tuple network reads: the number of states of a cell and the tuples (lists of
 /// cell indices). Stored in champion files as is, so a network always reads its board the
@@ -366,6 +368,11 @@ impl NTuple {
         &self.weights
     }
 
+    /// Gives this network the weights of `other`, a network of the same spec.
+    pub fn copy_weights_from(&mut self, other: &NTuple) {
+        self.weights.copy_from_slice(&other.weights);
+    }
+
     /// Number of placements (tuples times their distinct images): the table look-ups of
     /// one evaluation.
     pub fn placements(&self) -> usize {
@@ -508,19 +515,33 @@ impl NTuple {
         (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
     }
 
-    /// One step of gradient learning of the squashed value tanh(sum) on the indexed
-    /// `board` with global `features`: every weight it looks up moves by
-    /// `rate` · (target − value) · (1 − value²) (a weight looked up twice moves twice).
-    /// Returns the value before the step.
-    pub fn learn(&mut self, board: &IndexedBoard, features: &[u16], target: f32, rate: f32) -> f32 {
-        let mut indices: ArrayVec<u32, { MAX_PLACEMENTS + MAX_FEATURES }> = ArrayVec::new();
-        indices
-            .try_extend_from_slice(&board.indices)
-            .expect("a network has at most MAX_PLACEMENTS placements");
-        indices.extend(self.feature_indices(features).map(|i| i as u32));
-        let value = tanh(self.looked_up_sum(&indices));
+    /// The weights one evaluation looks up: one per placement and one per global feature.
+    pub fn lookups(&self) -> usize {
+        self.placements() + self.feature_offsets.len()
+    }
+
+    /// Appends to `out` the weight indices that the indexed `board` with global `features`
+    /// looks up, [`NTuple::lookups`] of them: the placements' in evaluation order, then the
+    /// global features'. They depend on the board alone, not on the weights, so they can be
+    /// found while a game is played and used by [`NTuple::learn`] later.
+    pub fn board_lookups(
+        &self,
+        board: &IndexedBoard,
+        features: &[u16],
+        out: &mut impl Extend<u32>,
+    ) {
+        out.extend(board.indices.iter().copied());
+        out.extend(self.feature_indices(features).map(|i| i as u32));
+    }
+
+    /// One step of gradient learning of the squashed value tanh(sum) on the board whose
+    /// weight indices are `lookups` (see [`NTuple::board_lookups`]): every weight it looks up
+    /// moves by `rate` · (target − value) · (1 − value²) (a weight looked up twice moves
+    /// twice). Returns the value before the step.
+    pub fn learn(&mut self, lookups: &[u32], target: f32, rate: f32) -> f32 {
+        let value = tanh(self.looked_up_sum(lookups));
         let step = rate * (target - value) * (1.0 - value * value);
-        for &i in &indices {
+        for &i in lookups {
             self.weights[i as usize] += step;
         }
         value
