@@ -50,14 +50,7 @@ impl Learner for Cmaes {
             Architecture::Mlp(topology) => nguyen_widrow(topology, rng),
             Architecture::NTuple(spec) => vec![0.0; spec.genes()],
         };
-        let cma = SepCma::new(
-            mean.into_iter().map(f64::from).collect(),
-            f64::from(config.initial_sigma),
-        );
-        Founders {
-            population: samples(&cma, config.population, rng),
-            cma: Some(cma),
-        }
+        founders_around(mean, config, rng)
     }
 
     /// The distribution moves to the ranking of its samples, and the generation offers its
@@ -99,6 +92,23 @@ impl Learner for Cmaes {
 
     fn offered_label(&self, _config: &EvolveConfig) -> &'static str {
         "each generation's mean network"
+    }
+}
+
+/// Generation 0 of a CMA-ES learner: `config.population` samples of a first distribution
+/// centred on `mean` with step `initial_sigma`.
+pub(super) fn founders_around(
+    mean: Vec<f32>,
+    config: &EvolveConfig,
+    rng: &mut GameRng,
+) -> Founders {
+    let cma = SepCma::new(
+        mean.into_iter().map(f64::from).collect(),
+        f64::from(config.initial_sigma),
+    );
+    Founders {
+        population: samples(&cma, config.population, rng),
+        cma: Some(cma),
     }
 }
 

@@ -22,10 +22,9 @@
 //! where draws weigh), and openings are the league's random plies rather than Runarsson &
 //! Lucas's 1,000 positions.
 
-use super::cmaes::Cmaes;
+use super::cmaes::{Cmaes, founders_around};
 use super::{Founders, GameDefaults, Learner, random_network};
 use crate::evolve::checkpoint::EvolutionState;
-use crate::evolve::cmaes::SepCma;
 use crate::evolve::config::{EvolveConfig, NetworkChoice};
 use crate::evolve::population::Individual;
 use crate::nn::Architecture;
@@ -79,20 +78,7 @@ impl Learner for CoCmaes {
         architecture: &Architecture,
         rng: &mut GameRng,
     ) -> Founders {
-        let mean = random_network(architecture, rng);
-        let cma = SepCma::new(
-            mean.into_iter().map(f64::from).collect(),
-            f64::from(config.initial_sigma),
-        );
-        let population = cma
-            .sample(config.population, rng)
-            .into_iter()
-            .map(Individual::plain)
-            .collect();
-        Founders {
-            population,
-            cma: Some(cma),
-        }
+        founders_around(random_network(architecture, rng), config, rng)
     }
 
     /// The distribution moves to the round robin's ranking as in the `cmaes` preset, and
