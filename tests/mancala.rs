@@ -318,30 +318,56 @@ fn brute_force<R: Rules>(game: &Mancala<R>) -> i32 {
     }
 }
 
+/// The solver's value and best move of `game`, checked against brute force: the move
+/// must reach the value.
+fn solved_by_brute_force(game: &Mancala<Kalah>, table_bytes: usize, threads: usize) -> usize {
+    use evoboard::search::solve::solve;
+    let solution = solve(game, table_bytes, threads, |_| ()).unwrap();
+    let value = brute_force(game);
+    let what = game.to_position_string();
+    assert_eq!(solution.first_player_margin, value, "{what}");
+    let best = solution.best_pit.expect("the game is not over");
+    let child = game
+        .play(evoboard::games::mancala::Pit(best as u8))
+        .unwrap();
+    assert_eq!(brute_force(&child), value, "{what}: best pit {best}");
+    solution.table_entries
+}
+
 #[test]
 fn the_solver_agrees_with_brute_force_on_small_boards() {
     use evoboard::search::solve::{BUCKET_BYTES, MAX_SOLVER_PITS, SolveError, solve};
     for (pits, seeds) in [(2, 1), (3, 1), (3, 2), (4, 1), (2, 3)] {
         for empty_capture in [false, true] {
-            let game = Kalah::game(pits, seeds, empty_capture);
-            assert_eq!(
-                solve(&game, 1 << 24, |_| ()).unwrap().first_player_margin,
-                brute_force(&game),
-                "kalah({pits},{seeds}) empty-capture {empty_capture}"
-            );
+            solved_by_brute_force(&Kalah::game(pits, seeds, empty_capture), 1 << 24, 1);
         }
     }
-    // A table of one bucket forgets almost everything, and the value stays exact.
+    // A table of one bucket forgets almost everything, and the value stays exact, on one
+    // thread and on two racing for that bucket.
     for empty_capture in [false, true] {
-        let game = Kalah::game(3, 3, empty_capture);
-        let tiny = solve(&game, BUCKET_BYTES, |_| ()).unwrap();
-        assert_eq!(tiny.first_player_margin, brute_force(&game));
-        assert!(tiny.table_entries <= 4);
+        for threads in [1, 2] {
+            let game = Kalah::game(3, 3, empty_capture);
+            let filled = solved_by_brute_force(&game, BUCKET_BYTES, threads);
+            assert!(filled <= BUCKET_BYTES / 8 * threads, "{filled} entries");
+        }
     }
-    // A wider board is refused, not solved with keys that collide.
+    // A wider board is refused, not solved with keys that collide; so is a board of more
+    // positions than a key names.
     assert!(matches!(
-        solve(&Kalah::game(MAX_SOLVER_PITS + 1, 1, false), 1 << 20, |_| ()),
+        solve(
+            &Kalah::game(MAX_SOLVER_PITS + 1, 1, false),
+            1 << 20,
+            1,
+            |_| ()
+        ),
         Err(SolveError::TooManyPits(9))
+    ));
+    assert!(matches!(
+        solve(&Kalah::game(8, 15, false), 1 << 20, 1, |_| ()),
+        Err(SolveError::TooManyPositions {
+            pits: 8,
+            seeds: 240
+        })
     ));
     // Mid-game positions, with stores already filled and either side to move; the last on
     // a board of seven pits.
@@ -351,12 +377,37 @@ fn the_solver_agrees_with_brute_force_on_small_boards() {
         "1,1,2,0 0,3,1,1 3 2 N empty-capture",
         "0,0,1,0,2,0,1 1,0,0,1,0,1,0 21 23 N",
     ] {
-        let game = kalah(text);
-        assert_eq!(
-            solve(&game, 1 << 24, |_| ()).unwrap().first_player_margin,
-            brute_force(&game),
-            "{text}"
-        );
+        for threads in [1, 2] {
+            solved_by_brute_force(&kalah(text), 1 << 24, threads);
+        }
+    }
+}
+
+/// Boards too large for brute force but searched near the root by both threads at once:
+/// two threads give the value and best move of one, which leads to a position of that
+/// value.
+#[test]
+fn two_solver_threads_agree_with_one() {
+    use evoboard::search::solve::solve;
+    for (pits, seeds) in [(4, 3), (3, 5), (5, 3), (4, 4)] {
+        for empty_capture in [false, true] {
+            let game = Kalah::game(pits, seeds, empty_capture);
+            let [one, two] = [1, 2].map(|threads| solve(&game, 1 << 24, threads, |_| ()).unwrap());
+            let what = format!("kalah({pits},{seeds}) empty-capture {empty_capture}");
+            assert_eq!(
+                (one.first_player_margin, one.best_pit),
+                (two.first_player_margin, two.best_pit),
+                "{what}"
+            );
+            let child = game
+                .play(evoboard::games::mancala::Pit(one.best_pit.unwrap() as u8))
+                .unwrap();
+            let through = solve(&child, 1 << 24, 1, |_| ()).unwrap();
+            assert_eq!(
+                through.first_player_margin, one.first_player_margin,
+                "{what}"
+            );
+        }
     }
 }
 

@@ -5,8 +5,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::common::{MAX_THREADS, configure_threads};
 use crate::error::{BadInput, CliResult};
-use evoboard::games::mancala::{Kalah, MAX_PITS};
+use evoboard::games::mancala::{Kalah, MAX_PITS, Pit};
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, Notation};
 use evoboard::search::endgame::{EndgameProgress, MAX_EMPTIES, solve_endgame_within};
@@ -28,10 +29,14 @@ pub struct SolveArgs {
     /// Kalah: capture even when the opposite pit is empty (Irving, Donkers & Uiterwijk 2000).
     #[arg(long)]
     empty_capture: bool,
-    /// Kalah: memory for the transposition table, in MB (a smaller table only costs time;
-    /// the pages are taken as they are first used).
-    #[arg(long, default_value_t = 8000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Kalah: memory for the endgame database and the transposition table, in MB (less
+    /// only costs time; a board of few positions takes only what it needs).
+    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     table_mb: u64,
+    /// Kalah: search threads (0 = one per core); the value and best move do not depend on
+    /// them.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
+    threads: u16,
     /// Othello: the position, 64 squares a1…h8 (`X`, `O`, `-`), a space and the side to
     /// move; at most 30 empty squares.
     #[arg(long, allow_hyphen_values = true)]
@@ -59,10 +64,12 @@ fn solve_kalah(args: &SolveArgs) -> CliResult {
         )
         .into());
     };
+    configure_threads(usize::from(args.threads))?;
     let game = Kalah::game(usize::from(pits), seeds, args.empty_capture);
     let clock = Instant::now();
     let table_bytes = usize::try_from(args.table_mb * 1_000_000).unwrap_or(usize::MAX);
-    let solution = solve(&game, table_bytes, |progress| {
+    let threads = rayon::current_num_threads();
+    let solution = solve(&game, table_bytes, threads, |progress| {
         let seconds = clock.elapsed().as_secs_f64();
         match progress {
             Progress::Endgames { seeds, positions } => eprintln!(
@@ -86,15 +93,19 @@ fn solve_kalah(args: &SolveArgs) -> CliResult {
         m if m < 0 => format!("second player wins by {}", -m),
         _ => "draw".to_string(),
     };
+    let best = solution
+        .best_pit
+        .map_or("none".to_string(), |pit| game.format_move(Pit(pit as u8)));
     println!(
-        "kalah({pits},{seeds}){}: {verdict} — {} nodes, {} table entries, {seconds:.2} s",
+        "kalah({pits},{seeds}){}: {verdict}, best first move {best} — {} nodes, {} table entries, {threads} thread{}, {seconds:.2} s",
         if args.empty_capture {
             " empty-capture"
         } else {
             ""
         },
         solution.nodes,
-        solution.table_entries
+        solution.table_entries,
+        if threads == 1 { "" } else { "s" },
     );
     Ok(())
 }
@@ -106,8 +117,11 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
         ))
         .into());
     };
-    if args.pits.is_some() || args.seeds.is_some() || args.empty_capture {
-        return Err(BadInput("--pits, --seeds and --empty-capture are for kalah".into()).into());
+    if args.pits.is_some() || args.seeds.is_some() || args.empty_capture || args.threads != 0 {
+        return Err(BadInput(
+            "--pits, --seeds, --empty-capture and --threads are for kalah".into(),
+        )
+        .into());
     }
     let game = Othello::from_position_string(position)?;
     let clock = Instant::now();

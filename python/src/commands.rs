@@ -370,11 +370,11 @@ pub fn perft(
 
 /// Exact values, as `evoboard solve`. `game="kalah"` with `pits` and `seeds` (and
 /// `empty_capture`, `table_mb`): the first player's final store margin under perfect
-/// play. `game="othello"` with `position` (at most 30 empty squares; `time_limit` in
+/// play and a best first move (searched on rayon's threads). `game="othello"` with `position` (at most 30 empty squares; `time_limit` in
 /// seconds raises EvoboardError when it runs out): the final disc difference for the side
 /// to move and a best move. Returns a dict.
 #[pyfunction]
-#[pyo3(signature = (game, *, pits = None, seeds = None, empty_capture = false, table_mb = 8000, position = None, time_limit = None))]
+#[pyo3(signature = (game, *, pits = None, seeds = None, empty_capture = false, table_mb = 3600, position = None, time_limit = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve<'py>(
     py: Python<'py>,
@@ -396,7 +396,10 @@ pub fn solve<'py>(
             let table_bytes =
                 usize::try_from(table_mb.saturating_mul(1_000_000)).unwrap_or(usize::MAX);
             let solution = py
-                .detach(|| evoboard::search::solve::solve(&start, table_bytes, |_| {}))
+                .detach(|| {
+                    let threads = rayon::current_num_threads();
+                    evoboard::search::solve::solve(&start, table_bytes, threads, |_| {})
+                })
                 .map_err(Sorted::into_py)?;
             serde_json::json!({
                 "game": "kalah",
@@ -404,6 +407,7 @@ pub fn solve<'py>(
                 "seeds": seeds,
                 "empty_capture": empty_capture,
                 "first_player_margin": solution.first_player_margin,
+                "best_pit": solution.best_pit,
                 "nodes": solution.nodes,
                 "table_entries": solution.table_entries,
                 "seconds": clock.elapsed().as_secs_f64(),

@@ -5,7 +5,7 @@ use crate::games::mancala::{Kalah, Mancala, OnBoard};
 use crate::games::othello::Othello;
 use crate::games::{Game, MoveList};
 use crate::search::endgame::{MAX_EMPTIES, move_margins};
-use crate::search::solve::{KalahSolver, MAX_SOLVER_PITS, SolveError};
+use crate::search::solve::{KalahSolver, check_board};
 
 /// An exact solver for the positions of one game.
 pub trait ExactMoves<G: Game> {
@@ -70,10 +70,7 @@ impl KalahOracle {
         max_seeds: u32,
         table_bytes: usize,
     ) -> Result<KalahOracle, String> {
-        let pits = board.board().pits_per_side();
-        if pits > MAX_SOLVER_PITS {
-            return Err(SolveError::TooManyPits(pits).to_string());
-        }
+        check_board(board.board().pits_per_side(), max_seeds).map_err(|e| e.to_string())?;
         Ok(KalahOracle {
             board: board.clone(),
             max_seeds,
@@ -98,8 +95,8 @@ impl ExactMoves<Mancala<Kalah>> for KalahOracle {
     fn move_values(&mut self, game: &Mancala<Kalah>) -> Vec<(<Mancala<Kalah> as Game>::Move, i32)> {
         let (board, max_seeds, table_bytes) = (&self.board, self.max_seeds, self.table_bytes);
         let solver = self.solver.get_or_insert_with(|| {
-            KalahSolver::new(board, max_seeds, table_bytes, &mut |_| {})
-                .expect("the board's width was checked when the oracle was made")
+            KalahSolver::new(board, max_seeds, table_bytes, 1, &mut |_| {})
+                .expect("the board was checked when the oracle was made")
         });
         let mover = game.to_move();
         let mut moves = MoveList::new();

@@ -77,7 +77,7 @@ fn kalah_move_values_agree_with_the_solver() {
     )
     .unwrap();
     for position in &sample {
-        let first = solve(&position.game, 1 << 22, |_| {})
+        let first = solve(&position.game, 1 << 22, 1, |_| {})
             .unwrap()
             .first_player_margin;
         let mover = position.game.to_move();

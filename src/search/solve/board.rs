@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 use crate::games::mancala::{Kalah, Mancala, OnBoard};
 use crate::games::{Game, Player};
 
-/// Most pits a side: the key packs both rows into 16 bytes.
+/// Most pits a side: a board holds both rows in 16 bytes.
 pub const MAX_PITS: usize = 8;
 
 /// A position for the side to move: pits `0..m` are the mover's, `m..2m` the opponent's,
@@ -114,11 +114,6 @@ impl MoverBoard {
     /// Seeds still on the board: no player can gain or lose more than these from here on.
     pub fn on_board(&self) -> i32 {
         self.pits.iter().map(|&s| i32::from(s)).sum()
-    }
-
-    /// The table's key: the pits, one byte each.
-    pub fn key(&self) -> u128 {
-        u128::from_le_bytes(self.pits)
     }
 
     /// The mover's pits that hold seeds: the legal moves (a finished game has none).

@@ -10,9 +10,7 @@ use rayon::prelude::*;
 
 use super::board::{ANY_MARGIN, MAX_PITS, MoverBoard};
 use super::memory;
-
-/// Largest binomial coefficient argument needed: seeds plus pits.
-const MAX_N: usize = 255 + 2 * MAX_PITS;
+use super::numbering::Numbering;
 
 /// Values by position for boards of `pits` pits a side with at most `max_seeds` seeds on
 /// the board.
@@ -22,8 +20,7 @@ pub struct Endgames {
     pits: usize,
     pub max_seeds: i32,
     empty_capture: bool,
-    /// `binomial[n][k]` for k up to the number of pits.
-    binomial: Vec<[u64; 2 * MAX_PITS + 1]>,
+    numbering: Numbering,
 }
 
 impl Endgames {
@@ -35,24 +32,16 @@ impl Endgames {
         bytes: usize,
         empty_capture: bool,
     ) -> Option<Endgames> {
-        let k = 2 * pits;
-        let mut binomial = vec![[0u64; 2 * MAX_PITS + 1]; MAX_N + 1];
-        for n in 0..=MAX_N {
-            binomial[n][0] = 1;
-            for j in 1..=k.min(n) {
-                binomial[n][j] = binomial[n - 1][j - 1].saturating_add(binomial[n - 1][j]);
-            }
-        }
-        // Positions with at most s seeds on 2m pits: C(s + 2m, 2m).
-        let fits = |seeds: usize| binomial[seeds + k][k] <= bytes as u64;
         // Values are kept in a byte: at most 120 seeds either way.
+        let numbering = Numbering::new(pits, most_seeds.min(120));
+        let fits = |seeds: usize| numbering.count(seeds) <= bytes as u64;
         let max_seeds = (0..=most_seeds.min(120)).take_while(|&s| fits(s)).last()?;
         (max_seeds >= 2).then(|| Endgames {
-            values: memory::zeroed(binomial[max_seeds + k][k] as usize, || AtomicU8::new(0)),
+            values: memory::zeroed(numbering.count(max_seeds) as usize),
             pits,
             max_seeds: max_seeds as i32,
             empty_capture,
-            binomial,
+            numbering,
         })
     }
 
@@ -63,8 +52,7 @@ impl Endgames {
 
     /// Positions of up to `seeds` seeds on the board.
     pub fn positions_up_to(&self, seeds: i32) -> usize {
-        let k = 2 * self.pits;
-        self.binomial[seeds as usize + k][k] as usize
+        self.numbering.count(seeds as usize) as usize
     }
 
     /// Computes every position, layer by layer (`done` is told each layer's seeds), on
@@ -94,17 +82,8 @@ impl Endgames {
         }
     }
 
-    /// The position's number: those with fewer seeds first, then the combinatorial number
-    /// of its stars-and-bars arrangement.
     fn index(&self, board: &MoverBoard, seeds: usize) -> usize {
-        let k = 2 * self.pits;
-        let mut index = self.binomial[seeds + k - 1][k];
-        let mut bar = 0;
-        for (j, &pit) in board.pits()[..k - 1].iter().enumerate() {
-            bar += usize::from(pit);
-            index += self.binomial[bar + j][j + 1];
-        }
-        index as usize
+        self.numbering.index(board, seeds) as usize
     }
 
     /// The future margin of `board` for the side to move, computing it (and whatever of
@@ -115,14 +94,22 @@ impl Endgames {
         if known != 0 {
             return i32::from(known) - 128;
         }
-        let best = board
-            .children(self.empty_capture)
+        let children = board.children(self.empty_capture);
+        for child in children.iter().filter(|child| !child.sown.over) {
+            self.prefetch(&child.board);
+        }
+        let best = children
             .iter()
             .map(|child| child.value_within(ANY_MARGIN, |board, _| self.compute(board)))
             .max()
             .expect("both players have seeds, so the mover has a move");
         self.values[index].store((best + 128) as u8, Ordering::Relaxed);
         best
+    }
+
+    /// Starts reading the value of `board` (as for [`Endgames::value`]) into the cache.
+    pub fn prefetch(&self, board: &MoverBoard) {
+        memory::prefetch(&self.values[self.index(board, board.on_board() as usize)]);
     }
 
     /// The future margin of `board`, on which at most `max_seeds` seeds lie and both

@@ -11,27 +11,33 @@
 //! The search: MTD(f) null-window probes at the root; fail-soft alpha-beta with a bounded
 //! transposition table of bounds and best moves (`table::Table`); moves ordered by the
 //! table's best move, then extra turns, then seeds banked; and a futility cut-off (no
-//! player can gain more than the seeds still on the board).
+//! player can gain more than the seeds still on the board). Each probe may run on several
+//! threads sharing the table; the value and the best move do not depend on their number.
 //!
 //! The probes at the root, [`solve`] and [`KalahSolver`], are `mtdf.rs`; the alpha-beta
-//! is `search.rs`; the position, the table, the endgame database and the first guess are
-//! `board.rs`, `table.rs`, `endgame.rs` and `guess.rs`.
+//! is `search.rs`; the position, its numbering, the table, the endgame database, the
+//! threads' busy positions and the first guess are `board.rs`, `numbering.rs`, `table.rs`,
+//! `endgame.rs`, `busy.rs` and `guess.rs`.
 
 mod board;
+mod busy;
 mod endgame;
 mod guess;
 mod memory;
 mod mtdf;
+mod numbering;
 mod search;
 mod table;
 
+use board::MoverBoard;
+use busy::Busy;
 use endgame::Endgames;
 use table::Table;
 
-pub use mtdf::{KalahSolver, solve};
+pub use mtdf::{KalahSolver, check_board, solve};
 pub use table::BUCKET_BYTES;
 
-/// Most pits a side the solver takes: its position keys hold two rows of this many.
+/// Most pits a side the solver takes: its boards hold two rows of this many.
 pub const MAX_SOLVER_PITS: usize = board::MAX_PITS;
 
 /// A solved position.
@@ -39,6 +45,11 @@ pub const MAX_SOLVER_PITS: usize = board::MAX_PITS;
 pub struct Solution {
     /// Final store margin (first player's store minus the second's) under perfect play.
     pub first_player_margin: i32,
+    /// A best move of the side to move (pits numbered from 0, from the mover's left): the
+    /// first in the solver's fixed order (extra turns, then seeds banked, then the pit)
+    /// that reaches the value. `None` when the game is over.
+    pub best_pit: Option<usize>,
+    /// Nodes searched, by every thread.
     pub nodes: u64,
     /// Positions in the table at the end.
     pub table_entries: usize,
@@ -64,23 +75,47 @@ pub enum SolveError {
         "a board of {0} pits a side is too wide to solve: the solver takes at most {MAX_SOLVER_PITS}"
     )]
     TooManyPits(usize),
+    /// More positions than the table's one-word entries can tell apart: far beyond what
+    /// could be solved.
+    #[error("a board of {pits} pits a side with {seeds} seeds has too many positions to solve")]
+    TooManyPositions { pits: usize, seeds: usize },
 }
 
 impl SolveError {
     /// True when the board asked for is at fault (exit code 2) rather than the machine.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, SolveError::TooManyPits(_))
+        matches!(
+            self,
+            SolveError::TooManyPits(_) | SolveError::TooManyPositions { .. }
+        )
     }
 }
 
-/// The search's state, kept between probes (and between the positions a [`KalahSolver`]
-/// solves): what the table and the endgame database know, and the nodes searched.
+/// What the search threads share, kept between probes (and between the positions a
+/// [`KalahSolver`] solves): what the table and the endgame database know.
 struct Solver {
     table: Table,
     endgames: Option<Endgames>,
     empty_capture: bool,
-    nodes: u64,
     /// Fewest seeds on the board at which a node first looks its children up (an
     /// enhanced transposition cut-off).
     etc_seeds: i32,
+    /// Fewest seeds on the board at which threads tell each other where they are.
+    split_seeds: i32,
+    busy: Busy,
+}
+
+impl Solver {
+    /// The endgame database, if it holds positions of `on_board` seeds.
+    fn endgames_for(&self, on_board: i32) -> Option<&Endgames> {
+        self.endgames.as_ref().filter(|e| on_board <= e.max_seeds)
+    }
+
+    /// Starts reading what the database or the table holds for `board` into the cache.
+    fn prefetch(&self, board: &MoverBoard) {
+        match self.endgames_for(board.on_board()) {
+            Some(endgames) => endgames.prefetch(board),
+            None => self.table.prefetch(self.table.key(board)),
+        }
+    }
 }

@@ -2,12 +2,16 @@
 //! positions of one board. Each builds the endgame database and converges on the value
 //! with MTD(f) null-window probes from a first guess.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::games::mancala::{Kalah, Mancala, OnBoard};
 use crate::games::{Game, Player};
 
-use super::board::{MoverBoard, store_margin};
+use super::board::{Child, MoverBoard, store_margin};
+use super::busy::Busy;
 use super::endgame::Endgames;
-use super::table::Table;
+use super::search::Search;
+use super::table::{Layout, Table};
 use super::{MAX_SOLVER_PITS, Progress, Solution, SolveError, Solver, guess};
 
 /// The endgame database takes positions of up to this share of the seeds on the board
@@ -26,31 +30,52 @@ const ENDGAME_SHARE: (usize, usize) = (5, 12);
 /// nodes and 3% of the time.
 const ETC_ABOVE_ENDGAMES: i32 = 8;
 
+/// Seeds above the endgame database's limit from which the threads of a probe tell each
+/// other which positions they are in, and put off those another is searching.
+const SPLIT_ABOVE_ENDGAMES: i32 = 8;
+
 /// Nodes the first guess may search: a few seconds. It may also search at most as many
 /// nodes as the endgame database holds positions, so that on small boards, which the
 /// search itself solves in a fraction of a second, the guess does not cost more than the
 /// solve (Kalah(5,3): 2.0 s with 20 M nodes, most of it the guess).
 const GUESS_NODES: u64 = 20_000_000;
 
-/// Solves a Kalah position exactly with a transposition table of at most `table_bytes`
-/// bytes (a smaller table only costs time), calling `progress` after each null-window
-/// probe. Boards up to [`MAX_SOLVER_PITS`] pits a side; wider ones are refused.
+/// Solves a Kalah position exactly with at most `table_bytes` bytes for the endgame
+/// database and the transposition table (less only costs time), searching on `threads`
+/// threads (the value and best move do not depend on them) and calling `progress` after
+/// each null-window probe. Boards up to [`MAX_SOLVER_PITS`] pits a side; wider ones, and
+/// boards of more positions than a table key names, are refused.
 pub fn solve(
     game: &Mancala<Kalah>,
     table_bytes: usize,
+    threads: usize,
     mut progress: impl FnMut(Progress),
 ) -> Result<Solution, SolveError> {
     // The seeds on the board, counted from the game's own rows: a board too wide for the
     // solver's keys is refused by `KalahSolver::new`, before any key is made.
     let board = game.board();
     let on_board = board.row_total(Player::First) + board.row_total(Player::Second);
-    let mut solver = KalahSolver::new(game, on_board, table_bytes, &mut progress)?;
-    let first_player_margin = solver.margin_reporting(game, GUESS_NODES, &mut progress);
+    let mut solver = KalahSolver::new(game, on_board, table_bytes, threads, &mut progress)?;
+    let (first_player_margin, best_pit) = solver.margin_reporting(game, GUESS_NODES, &mut progress);
     Ok(Solution {
         first_player_margin,
-        nodes: solver.solver.nodes,
-        table_entries: solver.solver.table.filled,
+        best_pit,
+        nodes: solver.nodes,
+        table_entries: solver.filled,
     })
+}
+
+/// Whether the solver takes positions of boards of `pits` pits a side with at most
+/// `max_seeds` seeds on the board.
+pub fn check_board(pits: usize, max_seeds: u32) -> Result<(), SolveError> {
+    layout(pits, max_seeds).map(|_| ())
+}
+
+fn layout(pits: usize, max_seeds: u32) -> Result<Layout, SolveError> {
+    if pits > MAX_SOLVER_PITS {
+        return Err(SolveError::TooManyPits(pits));
+    }
+    Layout::new(pits, max_seeds as usize)
 }
 
 /// A solver kept over many positions of one board: its endgame database is built once, for
@@ -61,6 +86,9 @@ pub fn solve(
 pub struct KalahSolver {
     solver: Solver,
     pits: usize,
+    threads: usize,
+    nodes: u64,
+    filled: usize,
 }
 
 /// Nodes the first guess of a [`KalahSolver::margin`] may search: a move's value is one of
@@ -69,17 +97,17 @@ const POSITION_GUESS_NODES: u64 = 200_000;
 
 impl KalahSolver {
     /// A solver for positions of `game`'s board and rules with at most `max_seeds` seeds
-    /// on the board, its endgame database built (reported to `progress`).
+    /// on the board, searching on `threads` threads, its endgame database built (reported
+    /// to `progress`).
     pub fn new(
         game: &Mancala<Kalah>,
         max_seeds: u32,
         table_bytes: usize,
+        threads: usize,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<KalahSolver, SolveError> {
         let pits = game.board().pits_per_side();
-        if pits > MAX_SOLVER_PITS {
-            return Err(SolveError::TooManyPits(pits));
-        }
+        let layout = layout(pits, max_seeds)?;
         let empty_capture = game.rules().empty_capture;
         let endgames = Endgames::within(
             pits,
@@ -96,15 +124,20 @@ impl KalahSolver {
             });
         }
         let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
+        let endgame_seeds = endgames.as_ref().map_or(0, |e| e.max_seeds);
         Ok(KalahSolver {
             solver: Solver {
-                table: Table::with_bytes(table_bytes - endgame_bytes),
-                etc_seeds: endgames.as_ref().map_or(0, |e| e.max_seeds) + ETC_ABOVE_ENDGAMES,
+                table: Table::new(layout, table_bytes - endgame_bytes),
+                etc_seeds: endgame_seeds + ETC_ABOVE_ENDGAMES,
+                split_seeds: endgame_seeds + SPLIT_ABOVE_ENDGAMES,
+                busy: Busy::new(),
                 endgames,
                 empty_capture,
-                nodes: 0,
             },
             pits,
+            threads: threads.max(1),
+            nodes: 0,
+            filled: 0,
         })
     }
 
@@ -112,19 +145,54 @@ impl KalahSolver {
     /// must have the solver's pits and rules.
     pub fn margin(&mut self, game: &Mancala<Kalah>) -> i32 {
         self.margin_reporting(game, POSITION_GUESS_NODES, &mut |_| {})
+            .0
     }
 
     /// Nodes searched so far, over every solve.
     pub fn nodes(&self) -> u64 {
-        self.solver.nodes
+        self.nodes
     }
 
+    /// A null-window probe of the root `board` at `beta` on the solver's threads: the
+    /// main thread's fail-soft value, and the move that proved it if it is `beta` or more
+    /// (see [`Search::root`]). The other threads search the same probe, filling the table
+    /// for the main one, and stop when it is done.
+    fn probe(&mut self, board: &MoverBoard, beta: i32) -> (i32, usize) {
+        let (solver, threads) = (&self.solver, self.threads);
+        let stop = AtomicBool::new(false);
+        let (result, nodes, filled) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut helper = Search::new(solver, Some(&stop), true);
+                        helper.future(board, beta - 1, beta);
+                        (helper.nodes, helper.filled)
+                    })
+                })
+                .collect();
+            let mut main = Search::new(solver, None, threads > 1);
+            let result = main.root(board, beta);
+            stop.store(true, Ordering::Relaxed);
+            helpers
+                .into_iter()
+                .map(|helper| helper.join().expect("a search thread panicked"))
+                .fold(
+                    (result, main.nodes, main.filled),
+                    |(r, n, f), (nodes, filled)| (r, n + nodes, f + filled),
+                )
+        });
+        self.nodes += nodes;
+        self.filled += filled;
+        result
+    }
+
+    /// The first player's final margin from `game` and a best move of its side to move.
     fn margin_reporting(
         &mut self,
         game: &Mancala<Kalah>,
         guess_nodes: u64,
         progress: &mut dyn FnMut(Progress),
-    ) -> i32 {
+    ) -> (i32, Option<usize>) {
         assert_eq!(
             (game.board().pits_per_side(), game.rules().empty_capture),
             (self.pits, self.solver.empty_capture),
@@ -140,9 +208,9 @@ impl KalahSolver {
         };
         let now = store_margin(game, mover);
         if game.outcome().is_some() {
-            return first_player(now);
+            return (first_player(now), None);
         }
-        let solver = &mut self.solver;
+        let solver = &self.solver;
         let board = MoverBoard::of(game);
         // MTD(f): null-window probes converge on the value from a first guess, each one
         // cheap thanks to the bounds and best moves the table keeps from the others. The
@@ -172,6 +240,11 @@ impl KalahSolver {
         progress(Progress::Guess {
             margin: first_player(now + first),
         });
+        // Until a probe fails high, every move is worth the value: the futility bound
+        // is all the probes proved.
+        let mut best = board.children(solver.empty_capture);
+        best.sort_by_key(Child::promise);
+        let mut best_pit = best[0].pit;
         let (mut lower, mut upper, mut guess) = (-on_board, on_board, first);
         while lower < upper {
             let beta = if guess <= lower {
@@ -179,19 +252,23 @@ impl KalahSolver {
             } else {
                 parity(guess, true).min(upper)
             };
-            guess = solver.future(&board, beta - 1, beta);
+            let pit;
+            (guess, pit) = self.probe(&board, beta);
             if guess < beta {
                 upper = parity(guess, false);
             } else {
+                // The move that proved the new lower bound: the first in the fixed order
+                // worth `beta` or more, so (the values sharing the parity) worth `lower`.
                 lower = parity(guess, true);
+                best_pit = pit;
             }
             let (a, b) = (first_player(now + lower), first_player(now + upper));
             progress(Progress::Probe {
                 lower: a.min(b),
                 upper: a.max(b),
-                nodes: solver.nodes,
+                nodes: self.nodes,
             });
         }
-        first_player(now + lower)
+        (first_player(now + lower), Some(best_pit))
     }
 }
