@@ -11,7 +11,7 @@ use super::board::{Child, MoverBoard, store_margin};
 use super::busy::Busy;
 use super::endgame::Endgames;
 use super::search::Search;
-use super::table::{Layout, Table};
+use super::table::{ENTRY_BYTES, Layout, Table};
 use super::{MAX_SOLVER_PITS, Progress, Solution, SolveError, Solver, guess};
 
 /// The endgame database takes positions of up to this share of the seeds on the board
@@ -39,6 +39,13 @@ const SPLIT_ABOVE_ENDGAMES: i32 = 8;
 /// search itself solves in a fraction of a second, the guess does not cost more than the
 /// solve (Kalah(5,3): 2.0 s with 20 M nodes, most of it the guess).
 const GUESS_NODES: u64 = 20_000_000;
+
+/// Table entries allowed per position of the endgame database. The table is allocated
+/// whole, so its size is set up front; the search fills about half as many entries as
+/// the database holds positions (Kalah(5,4): 0.55, Kalah(6,3): 0.57), so four a position
+/// leave it at most an eighth full, and a board solved in seconds takes memory in
+/// proportion rather than the whole bound.
+const TABLE_ENTRIES_PER_ENDGAME_POSITION: usize = 4;
 
 /// Solves a Kalah position exactly with at most `table_bytes` bytes for the endgame
 /// database and the transposition table (less only costs time), searching on `threads`
@@ -124,10 +131,14 @@ impl KalahSolver {
             });
         }
         let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
+        let table_bytes = endgames.as_ref().map_or(table_bytes, |e| {
+            (table_bytes - endgame_bytes)
+                .min(e.positions() * TABLE_ENTRIES_PER_ENDGAME_POSITION * ENTRY_BYTES)
+        });
         let endgame_seeds = endgames.as_ref().map_or(0, |e| e.max_seeds);
         Ok(KalahSolver {
             solver: Solver {
-                table: Table::new(layout, table_bytes - endgame_bytes),
+                table: Table::new(layout, table_bytes),
                 etc_seeds: endgame_seeds + ETC_ABOVE_ENDGAMES,
                 split_seeds: endgame_seeds + SPLIT_ABOVE_ENDGAMES,
                 busy: Busy::new(),

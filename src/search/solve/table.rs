@@ -4,8 +4,8 @@
 //!
 //! A word holds a [`Record`] and as much of its position's key as its bucket does not
 //! already say. The key is the position's number (`numbering`, 41 bits for Kalah(6,4)),
-//! shuffled by an invertible mix; the bucket is the mixed key modulo the buckets, and the
-//! word keeps the quotient. Key and bucket together give back the whole number, so two
+//! shuffled by an invertible mix; the bucket is set by the mixed key's high bits, and the
+//! word keeps its low bits. Key and bucket together give back the whole number, so two
 //! positions never share an entry: a forgotten position is only searched again, never
 //! valued wrongly. When a bucket is full the entry whose search took the least work gives
 //! way. The table is allocated once, at the bound asked for, or smaller if the board has
@@ -20,8 +20,10 @@ use super::numbering::Numbering;
 
 /// Entries per bucket.
 const WAYS: usize = 8;
+/// Bytes an entry takes.
+pub const ENTRY_BYTES: usize = 8;
 /// Bytes a bucket takes: one cache line.
-pub const BUCKET_BYTES: usize = WAYS * 8;
+pub const BUCKET_BYTES: usize = WAYS * ENTRY_BYTES;
 
 /// Bits of a record besides its two bounds: the best move (a pit below 8) and the work.
 const MOVE_BITS: u32 = 3;
@@ -56,7 +58,7 @@ pub struct Table {
     /// Bounds are kept within ±`max_seeds`, which holds every future margin.
     max_seeds: i32,
     value_bits: u32,
-    /// Bits of the key a word keeps (the quotient by the buckets).
+    /// Bits of the key a word keeps (its low bits).
     rest_bits: u32,
 }
 
@@ -137,8 +139,15 @@ impl Table {
             mixed = mixed.wrapping_mul(multiplier) & mask;
         }
         mixed ^= mixed >> shift;
-        let buckets = self.buckets.len() as u64;
-        (&self.buckets[(mixed % buckets) as usize], mixed / buckets)
+        // The bucket is the mixed key's place among the buckets, by its high bits (no
+        // division); a bucket spans fewer than 2^rest_bits mixed keys, so its low
+        // rest_bits tell those apart.
+        let buckets = self.buckets.len() as u128;
+        let bucket = (u128::from(mixed) * buckets) >> self.key_bits;
+        (
+            &self.buckets[bucket as usize],
+            mixed & ((1 << self.rest_bits) - 1),
+        )
     }
 
     fn pack(&self, rest: u64, record: Record) -> u64 {
