@@ -24,6 +24,10 @@ use crate::search::{Limits, WIN_VALUE};
 /// a solve that fails): the share of a move is the time left over the moves left plus these.
 const SPARE_MOVES: u32 = 4;
 
+/// Share of the budget held back for what the deadlines do not cover: the look at the
+/// clock every few thousand nodes, a solver's table, the caller's own work between moves.
+const RESERVE: f64 = 0.05;
+
 /// Empty squares of the usual start position.
 const START_EMPTIES: u32 = 60;
 
@@ -55,11 +59,12 @@ impl GameClock {
     /// squares are left: every earlier move its share, as if the clock started at 60.
     pub fn assumed_spent(&self, empties: u32) -> Duration {
         let left = f64::from(Self::moves_left(empties)) / f64::from(Self::moves_left(START_EMPTIES));
-        self.budget.mul_f64((1.0 - left).max(0.0))
+        self.budget.mul_f64((1.0 - RESERVE) * (1.0 - left).max(0.0))
     }
 
+    /// The time left after `spent`, the reserve kept back.
     fn left(&self, spent: Duration) -> Duration {
-        self.budget.saturating_sub(spent)
+        self.budget.mul_f64(1.0 - RESERVE).saturating_sub(spent)
     }
 
     fn capped(&self, time: Duration) -> Duration {
@@ -116,18 +121,22 @@ enum Solver {
 /// estimates for more empties than seen yet err on the slow side.
 const GROWTH: f64 = 2.5;
 
-/// What a solve costs before it searches (its table is allocated and cleared), seconds.
-const SETUP_SECONDS: f64 = 0.05;
+/// What a solve costs before it searches (its table of 96 MiB is allocated and cleared),
+/// seconds, before any has run: 0.2 s on the development machine with both cores busy.
+const PRIOR_SETUP: f64 = 0.25;
 
 /// The solvers' time for 20 empties before any has run, seconds: FFO #40 (20 empties)
 /// takes 0.8 s exactly on the 2-core development machine; winning or not about a third.
 const PRIOR_20: [f64; 2] = [1.0, 0.4];
 
 /// What the solvers cost: a solve of n empties is expected to take
-/// `SETUP + scale × GROWTH^n` seconds, each solver's scale set by its solves so far (the
-/// geometric mean of the old scale and the last solve's; a solve that ran out of time
-/// raises it to at least what its time implies).
+/// `setup + scale × GROWTH^n` seconds. The setup is the quickest solve seen (the smallest
+/// are nearly all setup); each solver's scale is set by its solves so far (the geometric
+/// mean of the old scale and the last solve's; a solve that ran out of time raises it to
+/// at least what its time implies).
 struct SolveCosts {
+    /// Seconds, as f64 bits.
+    setup: AtomicU64,
     /// Each solver's scale, as f64 bits.
     scales: [AtomicU64; 2],
 }
@@ -136,8 +145,13 @@ impl SolveCosts {
     fn new() -> SolveCosts {
         let scale = |seconds: f64| AtomicU64::new((seconds / GROWTH.powi(20)).to_bits());
         SolveCosts {
+            setup: AtomicU64::new(PRIOR_SETUP.to_bits()),
             scales: [scale(PRIOR_20[0]), scale(PRIOR_20[1])],
         }
+    }
+
+    fn setup(&self) -> f64 {
+        f64::from_bits(self.setup.load(Ordering::Relaxed))
     }
 
     fn scale(&self, solver: Solver) -> f64 {
@@ -146,14 +160,18 @@ impl SolveCosts {
 
     fn estimate(&self, solver: Solver, empties: u32) -> Duration {
         let work = self.scale(solver) * GROWTH.powi(empties as i32);
-        Duration::from_secs_f64((SETUP_SECONDS + work).min(86_400.0))
+        Duration::from_secs_f64((self.setup() + work).min(86_400.0))
     }
 
     /// Learns from a solve of `empties` that took `took` and finished or not.
     fn observe(&self, solver: Solver, empties: u32, took: Duration, finished: bool) {
+        let took = took.as_secs_f64();
+        if finished {
+            self.setup
+                .store(self.setup().min(took).to_bits(), Ordering::Relaxed);
+        }
         let prior = PRIOR_20[solver as usize] / GROWTH.powi(20);
-        let seen = ((took.as_secs_f64() - SETUP_SECONDS) / GROWTH.powi(empties as i32))
-            .max(prior / 64.0);
+        let seen = ((took - self.setup()) / GROWTH.powi(empties as i32)).max(prior / 64.0);
         let old = self.scale(solver);
         let new = if finished {
             (old * seen).sqrt()
