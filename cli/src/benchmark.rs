@@ -25,7 +25,8 @@ pub struct BenchmarkArgs {
     #[command(flatten)]
     typed: Typed,
     /// The agent measured: random, first, heuristic:D, wpc:D, minimax:D:EVAL or
-    /// champion:PATH[:D], each optionally with @EPS.
+    /// champion:PATH[:D], each optionally with ~SECONDS (at most that long a move) or,
+    /// in Othello, ~SECONDS/game (a game clock, with the endgame solvers), and @EPS.
     #[arg(long)]
     player: String,
     /// Its opponent.

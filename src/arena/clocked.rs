@@ -58,7 +58,8 @@ impl GameClock {
     /// What a side whose time nobody measures is taken to have spent when `empties`
     /// squares are left: every earlier move its share, as if the clock started at 60.
     pub fn assumed_spent(&self, empties: u32) -> Duration {
-        let left = f64::from(Self::moves_left(empties)) / f64::from(Self::moves_left(START_EMPTIES));
+        let left =
+            f64::from(Self::moves_left(empties)) / f64::from(Self::moves_left(START_EMPTIES));
         self.budget.mul_f64((1.0 - RESERVE) * (1.0 - left).max(0.0))
     }
 

@@ -159,7 +159,7 @@ impl SeriesStats {
             record: WinRecord::new(wins, draws, games - wins - draws),
             mean_margin: per_game(margin as f64),
             mean_length: per_game(length as f64),
-            player_time: MoveTimes::from_games(side_times(records, |k| player_side(k))),
+            player_time: MoveTimes::from_games(side_times(records, player_side)),
             opponent_time: MoveTimes::from_games(side_times(records, |k| {
                 player_side(k).opponent()
             })),
