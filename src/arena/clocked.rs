@@ -26,7 +26,7 @@ const SPARE_MOVES: u32 = 4;
 
 /// Share of the budget held back for what the deadlines do not cover: the look at the
 /// clock every few thousand nodes, a solver's table, the caller's own work between moves.
-const RESERVE: f64 = 0.05;
+const RESERVE: f64 = 0.1;
 
 /// Empty squares of the usual start position.
 const START_EMPTIES: u32 = 60;
@@ -130,11 +130,15 @@ const PRIOR_SETUP: f64 = 0.25;
 /// takes 0.8 s exactly on the 2-core development machine; winning or not about a third.
 const PRIOR_20: [f64; 2] = [1.0, 0.4];
 
+/// Solves of at most this many empties are nearly all setup (about a thousandth of a
+/// second of search): they measure the setup, the larger ones the scale.
+const SETUP_EMPTIES: u32 = 12;
+
 /// What the solvers cost: a solve of n empties is expected to take
-/// `setup + scale × GROWTH^n` seconds. The setup is the quickest solve seen (the smallest
-/// are nearly all setup); each solver's scale is set by its solves so far (the geometric
-/// mean of the old scale and the last solve's; a solve that ran out of time raises it to
-/// at least what its time implies).
+/// `setup + scale × GROWTH^n` seconds. The setup is the running mean of the small solves'
+/// times (it varies with the machine's load); each solver's scale is set by its larger
+/// solves (the geometric mean of the old scale and the last solve's; a solve that ran out
+/// of time raises it to at least what its time implies).
 struct SolveCosts {
     /// Seconds, as f64 bits.
     setup: AtomicU64,
@@ -167,9 +171,12 @@ impl SolveCosts {
     /// Learns from a solve of `empties` that took `took` and finished or not.
     fn observe(&self, solver: Solver, empties: u32, took: Duration, finished: bool) {
         let took = took.as_secs_f64();
-        if finished {
-            self.setup
-                .store(self.setup().min(took).to_bits(), Ordering::Relaxed);
+        if empties <= SETUP_EMPTIES {
+            if finished {
+                let mean = (self.setup() + took) / 2.0;
+                self.setup.store(mean.to_bits(), Ordering::Relaxed);
+            }
+            return;
         }
         let prior = PRIOR_20[solver as usize] / GROWTH.powi(20);
         let seen = ((took - self.setup()) / GROWTH.powi(empties as i32)).max(prior / 64.0);
