@@ -168,10 +168,10 @@ impl FromStr for AgentSpec {
                     .ok()
                     .filter(|s| *s > 0.0 && *s <= 86_400.0)
                     .ok_or_else(|| {
-                        malformed(
-                            "the ~SECONDS (or ~SECONDS/game) suffix must be a number of \
-                             seconds in (0, 86400]",
-                        )
+                        malformed(&format!(
+                            "the ~SECONDS{} suffix must be a number of seconds in (0, 86400]",
+                            if per_game { PER_GAME } else { "" }
+                        ))
                     })?;
                 match per_game {
                     true => (searched, None, Some(seconds)),
