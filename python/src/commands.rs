@@ -343,6 +343,10 @@ impl<G: Game> Agent<G> for Shared<G> {
     fn name(&self) -> String {
         self.0.name()
     }
+
+    fn summary(&self) -> Option<String> {
+        self.0.summary()
+    }
 }
 
 /// Leaf count of the game tree `depth` plies deep from the start (or from `position`), as

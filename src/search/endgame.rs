@@ -162,6 +162,46 @@ pub fn move_margins(game: &Othello) -> Result<Vec<(Move, i32)>, EndgameError> {
         .collect())
 }
 
+/// Whether the side to move wins (`sign` 1), draws (0) or loses (−1) under perfect play,
+/// and a move that achieves it: less than the exact margin, and found sooner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WinLossDraw {
+    pub sign: i32,
+    /// A move achieving `sign` (a pass when the side to move has none; any move of a lost
+    /// position); `None` when the game is over.
+    pub best: Option<Move>,
+    pub nodes: u64,
+}
+
+/// [`solve_endgame_within`] asking only who wins: every search's window is (−1, 1) around
+/// a draw, so cut-offs come sooner than for the exact margin. A clocked player falls back
+/// on it when the exact solve does not finish in time.
+pub fn solve_wld_within(
+    game: &Othello,
+    deadline: Option<Instant>,
+) -> Result<WinLossDraw, EndgameError> {
+    let empties = game.empties().count_ones();
+    if empties > MAX_EMPTIES && !game.is_over() {
+        return Err(EndgameError::TooManyEmpties(empties));
+    }
+    let mover = game.to_move();
+    let mut silent = |_: EndgameProgress| {};
+    let mut solver = Solver::new(Watch::new(deadline, &mut silent));
+    let (sign, best) = solver.root_wld(game.discs(mover), game.discs(mover.opponent()));
+    if solver.watch.stopped {
+        return Err(EndgameError::OutOfTime {
+            lower: solver.watch.bounds.0,
+            upper: solver.watch.bounds.1,
+            nodes: solver.nodes,
+        });
+    }
+    Ok(WinLossDraw {
+        sign,
+        best,
+        nodes: solver.nodes,
+    })
+}
+
 /// The solve's clock: when to stop, whom to tell, and what is proven so far.
 struct Watch<'a> {
     deadline: Option<Instant>,
@@ -396,6 +436,36 @@ impl<'a> Solver<'a> {
             self.watch.report(self.nodes);
         }
         (lower, Some(Move::at(best)))
+    }
+
+    /// The root's win, draw or loss: the moves in order, each searched with the window
+    /// (−1, 1) until one draws, then with (0, 1) until one wins.
+    fn root_wld(&mut self, own: u64, opp: u64) -> (i32, Option<Move>) {
+        self.nodes += 1;
+        let moves = legal_moves(own, opp);
+        if moves == 0 {
+            if legal_moves(opp, own) == 0 {
+                return (final_margin(own, opp).signum(), None);
+            }
+            return (-self.exact(opp, own, -1, 1).signum(), Some(Move::PASS));
+        }
+        let ordered = self.ordered(own, opp, moves, NO_MOVE);
+        let mut best = (-1, ordered[0].0);
+        for &(square, flipped) in &ordered {
+            let (next_own, next_opp) = after(own, opp, square, flipped);
+            let sign = (-self.exact(next_own, next_opp, -1, -best.0)).signum();
+            if self.watch.stopped {
+                return (best.0, None);
+            }
+            if sign > best.0 {
+                best = (sign, square);
+                self.watch.bounds.0 = sign;
+            }
+            if best.0 == 1 {
+                break;
+            }
+        }
+        (best.0, Some(Move::at(best.1)))
     }
 
     /// The exact value for the owner of `own`, by null-window probes as at the root.
