@@ -5,7 +5,9 @@ use evoboard::arena::random_openings;
 use evoboard::games::othello::Move;
 use std::time::{Duration, Instant};
 
-use evoboard::search::endgame::{EndgameError, solve_endgame, solve_endgame_within};
+use evoboard::search::endgame::{
+    EndgameError, EndgameOptions, move_margins, solve_endgame, solve_endgame_within,
+};
 use evoboard::{Game, MoveList, Notation, Othello};
 
 /// The final disc difference for the side to move under perfect play, by trying every
@@ -65,6 +67,36 @@ fn equals_brute_force_on_random_late_positions() {
             -brute_force(&after)
         };
         assert_eq!(value, expected, "{text}: {best}");
+    }
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_value_best_move_and_margins() {
+    // 14–16 empties: deep enough for the moves of many nodes to be split between threads.
+    let mut positions: Vec<Othello> = random_openings(&Othello::start(), 8, 45, 33)
+        .expect("random games last 45 plies")
+        .into_iter()
+        .filter(|game| game.outcome().is_none())
+        .collect();
+    assert!(positions.len() >= 6, "{} positions", positions.len());
+    let on = |threads| EndgameOptions {
+        threads,
+        deadline: None,
+    };
+    let ffo_40 = ffo_positions().remove(0).1;
+    for game in positions.iter().chain([&ffo_40]) {
+        let one = solve_endgame_within(game, &on(1), &mut |_| {}).unwrap();
+        let two = solve_endgame_within(game, &on(2), &mut |_| {}).unwrap();
+        let text = game.to_position_string();
+        assert_eq!((one.margin, one.best), (two.margin, two.best), "{text}");
+    }
+    positions.truncate(4);
+    for game in &positions {
+        let one = move_margins(game, 1).unwrap();
+        assert_eq!(one, move_margins(game, 2).unwrap());
+        // The best margin is the position's value.
+        let value = solve_endgame(game).unwrap().margin;
+        assert_eq!(one.iter().map(|&(_, margin)| margin).max(), Some(value));
     }
 }
 
@@ -176,7 +208,7 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
     );
     assert_eq!(
         common::bad_input(&["solve", "--game", "kalah", "--pits", "4"]),
-        "error: solve --game kalah needs --pits and --seeds, and takes no --position or --time-limit"
+        "error: solve --game kalah needs --pits and --seeds, and takes no --position, --time-limit or --threads"
     );
 }
 
@@ -184,7 +216,8 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
 fn progress_reports_bounds_that_close_in_on_the_value() {
     let (_, game, _, margin, _) = ffo_positions().remove(0);
     let mut reports = Vec::new();
-    let solution = solve_endgame_within(&game, None, &mut |p| reports.push(p)).unwrap();
+    let options = EndgameOptions::default();
+    let solution = solve_endgame_within(&game, &options, &mut |p| reports.push(p)).unwrap();
     assert_eq!(solution.margin, margin);
     assert!(!reports.is_empty());
     for pair in reports.windows(2) {
@@ -207,7 +240,11 @@ fn a_solve_past_its_deadline_stops_with_the_bounds_proven() {
     let (number, game, _, margin, _) = ffo_positions().pop().unwrap();
     assert_eq!(number, 49);
     let clock = Instant::now();
-    let stopped = solve_endgame_within(&game, Some(clock), &mut |_| {});
+    let options = EndgameOptions {
+        deadline: Some(clock),
+        ..EndgameOptions::default()
+    };
+    let stopped = solve_endgame_within(&game, &options, &mut |_| {});
     let Err(EndgameError::OutOfTime {
         lower,
         upper,
