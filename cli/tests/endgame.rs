@@ -2,11 +2,11 @@
 //! positions, and on a published FFO test position.
 
 use evoboard::arena::random_openings;
-use evoboard::games::othello::Move;
 use std::time::{Duration, Instant};
 
 use evoboard::search::endgame::{
-    EndgameError, EndgameOptions, move_margins, solve_endgame, solve_endgame_within,
+    EndgameError, EndgameOptions, FfoPosition, ffo_positions, move_margins, solve_endgame,
+    solve_endgame_within,
 };
 use evoboard::{Game, MoveList, Notation, Othello};
 
@@ -83,7 +83,7 @@ fn one_and_two_threads_give_the_same_value_best_move_and_margins() {
         threads,
         deadline: None,
     };
-    let ffo_40 = ffo_positions().remove(0).1;
+    let ffo_40 = ffo_positions().remove(0).game;
     for game in positions.iter().chain([&ffo_40]) {
         let one = solve_endgame_within(game, &on(1), &mut |_| {}).unwrap();
         let two = solve_endgame_within(game, &on(2), &mut |_| {}).unwrap();
@@ -117,42 +117,15 @@ fn refuses_positions_with_too_many_empties() {
     );
 }
 
-/// FFO test positions #40–#49 (FForum, Fédération Française d'Othello): number, position,
-/// empties, exact disc difference for the side to move, and every best move.
-fn ffo_positions() -> Vec<(u32, Othello, u32, i32, Vec<Move>)> {
-    include_str!("../../tests/data/ffo-40-49.tsv")
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            let game = Othello::from_position_string(fields[1]).unwrap();
-            let best = fields[4]
-                .split(',')
-                .map(|text| game.parse_move(text).unwrap())
-                .collect();
-            (
-                fields[0].parse().unwrap(),
-                game,
-                fields[2].parse().unwrap(),
-                fields[3].parse().unwrap(),
-                best,
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn solves_ffo_40_exactly() {
-    let positions = ffo_positions();
-    assert_eq!(positions.len(), 10);
-    let most = positions.iter().map(|p| p.2).max().unwrap();
-    assert!(
-        most <= evoboard::search::endgame::MAX_EMPTIES,
-        "{most} empties"
-    );
-    let (number, game, empties, margin, best) = positions[0].clone();
+    let FfoPosition {
+        number,
+        game,
+        margin,
+        best,
+    } = ffo_positions().remove(0);
     assert_eq!(number, 40);
-    assert_eq!(game.empties().count_ones(), empties);
     let solution = solve_endgame(&game).unwrap();
     assert_eq!(solution.margin, margin);
     assert!(
@@ -214,7 +187,7 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
 
 #[test]
 fn progress_reports_bounds_that_close_in_on_the_value() {
-    let (_, game, _, margin, _) = ffo_positions().remove(0);
+    let FfoPosition { game, margin, .. } = ffo_positions().remove(0);
     let mut reports = Vec::new();
     let options = EndgameOptions::default();
     let solution = solve_endgame_within(&game, &options, &mut |p| reports.push(p)).unwrap();
@@ -237,7 +210,12 @@ fn progress_reports_bounds_that_close_in_on_the_value() {
 #[test]
 fn a_solve_past_its_deadline_stops_with_the_bounds_proven() {
     // FFO #49 takes seconds; a deadline already past stops it at the first look at the clock.
-    let (number, game, _, margin, _) = ffo_positions().pop().unwrap();
+    let FfoPosition {
+        number,
+        game,
+        margin,
+        ..
+    } = ffo_positions().pop().unwrap();
     assert_eq!(number, 49);
     let clock = Instant::now();
     let options = EndgameOptions {
@@ -260,7 +238,7 @@ fn a_solve_past_its_deadline_stops_with_the_bounds_proven() {
 
 #[test]
 fn the_solve_command_gives_up_at_its_time_limit() {
-    let (_, game, _, _, _) = ffo_positions().pop().unwrap();
+    let game = ffo_positions().pop().unwrap().game;
     let position = game.to_position_string();
     let args = |limit| {
         [

@@ -27,11 +27,13 @@ use std::time::{Duration, Instant};
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, MoveList};
 
+mod ffo;
 mod search;
 mod shallow;
 mod stability;
 mod table;
 
+pub use ffo::{FfoPosition, ffo_positions};
 use search::{Searcher, Shared};
 
 /// Most empty squares [`solve_endgame`] accepts: beyond about 30 an exact solve takes

@@ -4,7 +4,7 @@
 use crate::games::othello::bitboard::{flips, legal_moves, squares};
 
 /// From this many empties down, positions are searched here.
-pub(super) const SHALLOW_EMPTIES: u32 = 7;
+pub(super) const SHALLOW_EMPTIES: u32 = 6;
 
 /// `NEIGHBOURS[square]`: the squares next to `square`. A placement flips nothing unless
 /// an opponent disc is among them, so most empty squares are ruled out with one test.

@@ -8,6 +8,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::search::memory;
+
 /// What the table knows of a position: bounds on its exact value and its best move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Known {
@@ -38,10 +40,10 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// A table of `2^bits` entries (24 bytes each).
+    /// A table of `2^bits` entries (24 bytes each), on huge pages where granted.
     pub fn new(bits: u32) -> Table {
         Table {
-            slots: (0..1usize << bits).map(|_| Slot::default()).collect(),
+            slots: memory::zeroed(1 << bits, Slot::default),
             shift: 64 - bits,
         }
     }
