@@ -186,6 +186,29 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
 }
 
 #[test]
+fn the_endgame_bench_solves_ffo_positions_on_one_and_two_threads() {
+    let output = common::stdout_of(&[
+        "bench",
+        "--game",
+        "othello",
+        "--endgame",
+        "1",
+        "--repeats",
+        "1",
+    ]);
+    assert!(
+        output.starts_with("endgame FFO #40 (20 empties): 1 thread: ")
+            && output.contains("; 2 threads: ")
+            && output.contains("endgame FFO #40-#40: "),
+        "{output}"
+    );
+    assert_eq!(
+        common::bad_input(&["bench", "--game", "kalah", "--endgame", "1"]),
+        "error: bench --endgame measures evoboard's Othello solver: it takes --game othello"
+    );
+}
+
+#[test]
 fn progress_reports_bounds_that_close_in_on_the_value() {
     let FfoPosition { game, margin, .. } = ffo_positions().remove(0);
     let mut reports = Vec::new();

@@ -124,7 +124,9 @@ pub fn solve_endgame_within(
     let mover = game.to_move();
     let (own, opp) = (game.discs(mover), game.discs(mover.opponent()));
     let pool = pool(options.threads);
-    let shared = Shared::new(empties, pool.is_some());
+    // A finished game (of any number of empties) needs the smallest table.
+    let table_empties = if game.is_over() { 0 } else { empties };
+    let shared = Shared::new(table_empties, pool.is_some());
     let (sender, reports) = mpsc::channel();
     let (solved, bounds) = std::thread::scope(|scope| {
         let search = scope.spawn(|| {
