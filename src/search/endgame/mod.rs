@@ -3,19 +3,22 @@
 //!
 //! An alpha-beta search to the end of the game over the bitboards, with the methods that
 //! endgame solvers share (Gunnar Andersson's notes on his solver, and Edax, describe them):
-//! - the root's value is found by null-window probes (MTD(f)) that share one table;
+//! - the root's value is found by null-window probes (MTD(f)), and every search below
+//!   is a null-window search, over one transposition table of bounds and best moves
+//!   that the threads share without locks;
 //! - far from the end, moves are ordered by a shallow search with the Othello heuristic;
 //!   nearer the end *fastest first* (the move leaving the opponent the fewest replies,
 //!   corner replies counted double, then the opponent's potential mobility, then
-//!   parity). Moves after the first are searched with null windows first
-//!   (principal-variation search), and positions are kept in a two-tier transposition
-//!   table of bounds and best moves;
+//!   parity);
 //! - a node is cut before it is searched when the table already proves a child good
 //!   enough (enhanced transposition cut-off), or when the opponent's stable discs cap the
 //!   final margin at the window's lower bound (stability cut-off);
 //! - in the last six empties there is no table and no ordering beyond *parity*: squares
-//!   in board quarters with an odd number of empties first;
-//! - the last empty square is scored without making the move.
+//!   in board quarters with an odd number of empties first; the last empty square is
+//!   scored without making the move;
+//! - on several threads, a node's moves after the first are shared among them (young
+//!   brothers wait), in a way that keeps the value, the best move and every move's
+//!   margin independent of the number of threads.
 //!
 //! Values count the empty squares for the winner, the usual tournament rule and that of
 //! the published FFO test positions.
