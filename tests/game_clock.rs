@@ -10,7 +10,7 @@ use evoboard::arena::{
 use evoboard::games::mancala::Kalah;
 use evoboard::games::othello::Move;
 use evoboard::rng::rng_for;
-use evoboard::search::endgame::{solve_endgame, solve_wld_within};
+use evoboard::search::endgame::{EndgameOptions, solve_endgame, solve_wld_within};
 use evoboard::{Game, Notation, Othello};
 
 fn spec(text: &str) -> Result<AgentSpec, SpecError> {
@@ -180,7 +180,7 @@ fn the_win_loss_draw_solver_agrees_with_the_exact_one() {
     for game in positions {
         let text = game.to_position_string();
         let exact = solve_endgame(&game).unwrap();
-        let wld = solve_wld_within(&game, None).unwrap();
+        let wld = solve_wld_within(&game, &EndgameOptions::default()).unwrap();
         assert_eq!(wld.sign, exact.margin.signum(), "{text}");
         signs[(wld.sign + 1) as usize] += 1;
         // Its move keeps the result, unless every move loses.

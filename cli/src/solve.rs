@@ -9,7 +9,9 @@ use crate::error::{BadInput, CliResult};
 use evoboard::games::mancala::{Kalah, MAX_PITS};
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, Notation};
-use evoboard::search::endgame::{EndgameProgress, MAX_EMPTIES, solve_endgame_within};
+use evoboard::search::endgame::{
+    EndgameOptions, EndgameProgress, MAX_EMPTIES, solve_endgame_within,
+};
 use evoboard::search::solve::{Progress, solve};
 
 #[derive(Debug, Args)]
@@ -40,6 +42,10 @@ pub struct SolveArgs {
     /// empties can take minutes; progress is shown on stderr meanwhile).
     #[arg(long, value_parser = crate::nboard::move_time)]
     time_limit: Option<f64>,
+    /// Othello: threads searching (default: one per core). The value and the best move do
+    /// not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 pub fn run(args: &SolveArgs) -> CliResult {
@@ -50,11 +56,15 @@ pub fn run(args: &SolveArgs) -> CliResult {
 }
 
 fn solve_kalah(args: &SolveArgs) -> CliResult {
-    let (Some(pits), Some(seeds), None, None) =
-        (args.pits, args.seeds, &args.position, args.time_limit)
-    else {
+    let (Some(pits), Some(seeds), None, None, None) = (
+        args.pits,
+        args.seeds,
+        &args.position,
+        args.time_limit,
+        args.threads,
+    ) else {
         return Err(BadInput(
-            "solve --game kalah needs --pits and --seeds, and takes no --position or --time-limit"
+            "solve --game kalah needs --pits and --seeds, and takes no --position, --time-limit or --threads"
                 .into(),
         )
         .into());
@@ -111,9 +121,13 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
     }
     let game = Othello::from_position_string(position)?;
     let clock = Instant::now();
-    let deadline = args
-        .time_limit
-        .map(|seconds| clock + Duration::from_secs_f64(seconds));
+    let defaults = EndgameOptions::default();
+    let options = EndgameOptions {
+        threads: args.threads.map_or(defaults.threads, usize::from),
+        deadline: args
+            .time_limit
+            .map(|seconds| clock + Duration::from_secs_f64(seconds)),
+    };
     let mut report = |progress: EndgameProgress| {
         // Solves of a second or less stay quiet.
         let seconds = clock.elapsed().as_secs_f64();
@@ -126,7 +140,7 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
             eprintln!("value in {lower}..={upper} after {nodes} nodes, {seconds:.1} s");
         }
     };
-    let solution = solve_endgame_within(&game, deadline, &mut report)?;
+    let solution = solve_endgame_within(&game, &options, &mut report)?;
     let seconds = clock.elapsed().as_secs_f64();
     let side = if game.to_move() == evoboard::games::Player::First {
         "X"
@@ -139,10 +153,12 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
             game.format_move(mv)
         });
     println!(
-        "othello, {side} to move, {} empties: {:+} for {side} (final disc difference, empties to the winner), best move {best} — {} nodes, {seconds:.2} s",
+        "othello, {side} to move, {} empties: {:+} for {side} (final disc difference, empties to the winner), best move {best} — {} nodes, {seconds:.2} s on {} thread{}",
         game.empties().count_ones(),
         solution.margin,
         solution.nodes,
+        options.threads,
+        if options.threads == 1 { "" } else { "s" },
     );
     Ok(())
 }

@@ -17,7 +17,7 @@ use crate::arena::agent::{Agent, Forfeit, History, SearchAgent};
 use crate::games::Game;
 use crate::games::othello::{Move, Othello};
 use crate::rng::GameRng;
-use crate::search::endgame::{MAX_EMPTIES, solve_endgame_within, solve_wld_within};
+use crate::search::endgame::{EndgameOptions, MAX_EMPTIES, solve_endgame_within, solve_wld_within};
 use crate::search::{Limits, WIN_VALUE};
 
 /// Own moves a side keeps time for beyond those the empty squares promise (passes,
@@ -296,9 +296,14 @@ impl ClockedAgent {
             let room = deadline.saturating_duration_since(Instant::now());
             self.costs.estimate(solver, empties) <= room.mul_f64(SOLVE_MARGIN)
         };
+        // Every core: a clocked engine plays one game at a time in `nboard` and `play`.
+        let options = EndgameOptions {
+            deadline: Some(deadline),
+            ..EndgameOptions::default()
+        };
         if affordable(Solver::Exact) {
             let clock = Instant::now();
-            let solved = solve_endgame_within(game, Some(deadline), &mut |_| {});
+            let solved = solve_endgame_within(game, &options, &mut |_| {});
             let took = clock.elapsed();
             self.costs
                 .observe(Solver::Exact, empties, took, solved.is_ok());
@@ -313,7 +318,7 @@ impl ClockedAgent {
         }
         if affordable(Solver::WinLossDraw) {
             let clock = Instant::now();
-            let solved = solve_wld_within(game, Some(deadline));
+            let solved = solve_wld_within(game, &options);
             let took = clock.elapsed();
             self.costs
                 .observe(Solver::WinLossDraw, empties, took, solved.is_ok());

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use rayon::prelude::*;
 
 use super::board::{ANY_MARGIN, MAX_PITS, MoverBoard};
-use super::memory;
+use crate::search::memory;
 
 /// Largest binomial coefficient argument needed: seeds plus pits.
 const MAX_N: usize = 255 + 2 * MAX_PITS;

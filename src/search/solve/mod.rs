@@ -20,7 +20,6 @@
 mod board;
 mod endgame;
 mod guess;
-mod memory;
 mod mtdf;
 mod search;
 mod table;

@@ -5,8 +5,8 @@
 //! since every entry keeps its whole position key a forgotten position is only searched
 //! again, never valued wrongly.
 
-use super::memory;
 use crate::games::position_key;
+use crate::search::memory;
 
 /// Words per entry: the 128-bit key and one word of data.
 const WORDS: usize = 3;
