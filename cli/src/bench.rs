@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::error::CliResult;
+use crate::error::{BadInput, CliResult};
 use evoboard::arena::random_openings;
 use evoboard::eval::NamedEvaluators;
 use evoboard::eval::neural::NeuralEvaluator;
@@ -19,6 +19,7 @@ use evoboard::games::Perft;
 use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
 use evoboard::nn::Architecture;
 use evoboard::rng::rng_for;
+use evoboard::search::endgame::{EndgameOptions, ffo_positions, solve_endgame_within};
 use evoboard::search::search;
 
 /// Measure engine speed: perft and alpha-beta nodes per second.
@@ -40,9 +41,20 @@ pub struct BenchArgs {
     /// Self-play games of the learning-throughput measurement.
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     learning_games: u32,
+    /// Othello only: measure the exact endgame solver alone, on the first N FFO test
+    /// positions from #40 (1–10; 5 is #40–#44), on 1 and 2 threads: nodes, time, nodes/s
+    /// per thread and the 2-thread speed-up (best of --repeats).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub endgame: Option<u8>,
 }
 
 pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult {
+    if args.endgame.is_some() {
+        return Err(BadInput(
+            "bench --endgame measures evoboard's Othello solver: it takes --game othello".into(),
+        )
+        .into());
+    }
     let clock = Instant::now();
     let leaves = start.perft_fast(args.perft_depth);
     let seconds = clock.elapsed().as_secs_f64();
@@ -152,5 +164,60 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult 
         );
     }
     println!("2-thread speed-up: {:.2}x", best[0] / best[1]);
+    Ok(())
+}
+
+/// The exact Othello endgame solver on the first `args.endgame` FFO positions: each
+/// position's nodes and best time on 1 and on 2 threads, the rate per thread, and the
+/// speed-up of the whole set.
+pub fn endgame(args: &BenchArgs) -> CliResult {
+    let count = usize::from(args.endgame.unwrap_or(5));
+    let positions = &ffo_positions()[..count];
+    let mut totals = [0.0f64; 2];
+    for position in positions {
+        let mut line = format!(
+            "endgame FFO #{} ({} empties):",
+            position.number,
+            position.game.empties().count_ones()
+        );
+        for (slot, threads) in [1, 2].into_iter().enumerate() {
+            let options = EndgameOptions {
+                threads,
+                deadline: None,
+            };
+            let mut best = (f64::INFINITY, 0);
+            for _ in 0..args.repeats {
+                let clock = Instant::now();
+                let solution = solve_endgame_within(&position.game, &options, &mut |_| {})?;
+                let seconds = clock.elapsed().as_secs_f64();
+                if solution.margin != position.margin {
+                    return Err(BadInput(format!(
+                        "FFO #{} solved to {:+}, not the published {:+}",
+                        position.number, solution.margin, position.margin
+                    ))
+                    .into());
+                }
+                if seconds < best.0 {
+                    best = (seconds, solution.nodes);
+                }
+            }
+            totals[slot] += best.0;
+            line += &format!(
+                " {threads} thread{}: {:.1} M nodes in {:.2} s, {:.1} M nodes/s per thread;",
+                if threads == 1 { "" } else { "s" },
+                best.1 as f64 / 1e6,
+                best.0,
+                best.1 as f64 / best.0 / threads as f64 / 1e6
+            );
+        }
+        println!("{}", line.trim_end_matches(';'));
+    }
+    println!(
+        "endgame FFO #40-#{}: {:.2} s on 1 thread, {:.2} s on 2 threads: 2-thread speed-up {:.2}x",
+        positions[count - 1].number,
+        totals[0],
+        totals[1],
+        totals[0] / totals[1]
+    );
     Ok(())
 }

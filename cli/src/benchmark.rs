@@ -25,7 +25,8 @@ pub struct BenchmarkArgs {
     #[command(flatten)]
     typed: Typed,
     /// The agent measured: random, first, heuristic:D, wpc:D, minimax:D:EVAL or
-    /// champion:PATH[:D], each optionally with @EPS.
+    /// champion:PATH[:D], each optionally with ~SECONDS (at most that long a move) or,
+    /// in Othello, ~SECONDS/game (a game clock, with the endgame solvers), and @EPS.
     #[arg(long)]
     player: String,
     /// Its opponent.
@@ -220,7 +221,11 @@ fn run_series<G: NamedEvaluators>(start: G, plan: &Plan, json: bool) -> CliResul
         }
         println!("{report}");
     } else {
-        print_table(start.name(), plan, &stats);
+        let summaries: Vec<(&str, String)> = [("player", &player), ("opponent", &opponent)]
+            .into_iter()
+            .filter_map(|(who, agent)| Some((who, agent.summary()?)))
+            .collect();
+        print_table(start.name(), plan, &stats, &summaries);
         if let Some(sprt) = &sprt {
             print_sprt(sprt);
         }
@@ -257,7 +262,8 @@ fn print_sprt(result: &SprtResult) {
     );
 }
 
-fn print_table(game: &str, plan: &Plan, stats: &SeriesStats) {
+/// `summaries`: what each agent that keeps an account of its moves says of them.
+fn print_table(game: &str, plan: &Plan, stats: &SeriesStats, summaries: &[(&str, String)]) {
     let setup = match plan.protocol {
         Protocol::Standard => format!("{} random opening plies", plan.config.opening_plies),
         Protocol::League => "league protocol: all from the start position".to_string(),
@@ -303,9 +309,13 @@ fn print_table(game: &str, plan: &Plan, stats: &SeriesStats) {
         ("opponent", &plan.opponent, &stats.opponent_time),
     ] {
         println!(
-            "{who:<8} {spec}: {} moves, {:.3} ms/move (sd {:.3}, max {:.3})",
-            times.moves, times.mean_ms, times.sd_ms, times.max_ms
+            "{who:<8} {spec}: {} moves, {:.3} ms/move (sd {:.3}, max {:.3}), at most {:.2} s \
+             in one game",
+            times.moves, times.mean_ms, times.sd_ms, times.max_ms, times.max_game_s
         );
+    }
+    for (who, summary) in summaries {
+        println!("{who:<8} {summary}");
     }
 }
 

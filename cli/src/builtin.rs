@@ -146,6 +146,10 @@ fn run(cli: Cli) -> CliResult {
         Command::Accuracy(args) => accuracy::run(&args),
         Command::Experiment(args) => experiment::run(&args),
         Command::Ratings(args) => ratings::run_recorded(&args),
+        Command::Bench {
+            game: GameName::Othello,
+            args,
+        } if args.endgame.is_some() => bench::endgame(&args),
         Command::Bench { game, args } => with_game!(game, |start| bench::run(start, &args)),
         #[cfg(feature = "serve")]
         Command::Serve(args) => crate::serve::run(&args),

@@ -8,7 +8,11 @@
 //! commands are ignored, as the protocol asks. Every reply line is flushed at once.
 //!
 //! `go` and `hint` search by iterative deepening, as deep as `set depth` says but never
-//! longer than `--move-time`: the deepest search finished in time gives the answer. Input
+//! longer than `--move-time`: the deepest search finished in time gives the answer. A
+//! player on a game clock (`~SECONDS/game`) spends it over the game's `go`s (the clock
+//! starts again at each `set game`), switching to the endgame solvers once they can finish
+//! in time, `--move-time` still bounding each move; its hints take a typical move's time
+//! ([`evoboard::arena::clocked`]). Input
 //! is read on a thread of its own, so a `ping` that arrives during a search stops it (the
 //! GUI has moved on; the unfinished move is not sent) and is answered at once.
 //!
@@ -27,7 +31,7 @@ use clap::Args;
 
 use crate::common::{LineRead, MAX_LINE_BYTES, read_text_line};
 use crate::error::CliResult;
-use evoboard::arena::{Agent, AgentSpec, SearchAgent};
+use evoboard::arena::{Agent, AgentSpec, ClockedAgent, SearchAgent};
 use evoboard::games::othello::{Move, Othello, parse_ggf};
 use evoboard::games::{Game, Notation};
 use evoboard::rng::rng_for;
@@ -35,7 +39,8 @@ use evoboard::search::{Limits, WIN_VALUE};
 
 #[derive(Debug, Args)]
 pub struct NboardArgs {
-    /// The engine: any agent spec, e.g. `champion:populations/othello/champion.evo`.
+    /// The engine: any agent spec, e.g. `champion:populations/othello/champion.evo`; with
+    /// `~SECONDS/game` it plays on a game clock, restarted at each `set game`.
     #[arg(long, default_value = "heuristic:4")]
     player: String,
     /// Longest think per `go` or `hint`, in seconds, whatever depth is set.
@@ -99,6 +104,10 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<Input> {
 struct Engine {
     game: Othello,
     searcher: Option<SearchAgent<Othello>>,
+    /// The player on its game clock, if the spec gives it one.
+    clocked: Option<ClockedAgent>,
+    /// Its thinking so far in this game.
+    spent: Duration,
     rng: evoboard::rng::GameRng,
     /// Longest think per search.
     move_time: Duration,
@@ -115,13 +124,18 @@ pub fn serve(
     let start = Othello::start();
     let spec: AgentSpec = spec.parse()?;
     let searcher = spec.searcher(&start)?;
-    // A time limit in the spec itself holds too: the shorter one wins.
-    let move_time = searcher
-        .as_ref()
-        .and_then(|s| s.move_time)
-        .map_or(move_time, |own| own.min(move_time));
+    let clocked = match spec.game_time {
+        Some(_) => Some(spec.clocked(&|path| spec.load_champion(path, &start))?),
+        None => None,
+    };
+    // A time limit a move in the spec itself holds too: the shorter one wins.
+    let move_time = spec
+        .move_time
+        .map_or(move_time, |own| move_time.min(Duration::from_secs_f64(own)));
     let mut engine = Engine {
         searcher,
+        clocked,
+        spent: Duration::ZERO,
         game: start,
         rng: rng_for(1, &[]),
         move_time,
@@ -162,6 +176,7 @@ pub fn serve(
                 let chosen = while_reading(&lines, &mut waiting, move_time, |limits| {
                     engine.choose(limits)
                 });
+                engine.spent += clock.elapsed();
                 if let Some((mv, eval)) = chosen {
                     let seconds = clock.elapsed().as_secs_f64();
                     reply(out, &format!("=== {}/{eval:.2}/{seconds:.2}", notation(mv)))?;
@@ -200,7 +215,10 @@ pub fn serve(
                         }
                     }
                     "game" => match parse_ggf(value) {
-                        Ok(game) => engine.game = game,
+                        Ok(game) => {
+                            engine.game = game;
+                            engine.spent = Duration::ZERO;
+                        }
                         Err(reason) => {
                             reply(out, &format!("status cannot read the game: {reason}"))?
                         }
@@ -292,12 +310,16 @@ impl Engine {
     /// The engine's move and its evaluation for the side to move (0 for non-searching
     /// agents), from the deepest search finished within `limits`.
     fn choose(&mut self, limits: Limits<'_>) -> (Move, f32) {
-        match &self.searcher {
-            Some(searcher) => {
+        match (&self.clocked, &self.searcher) {
+            (Some(clocked), _) if !self.game.is_over() => {
+                let decision = clocked.decide(&self.game, Some(self.spent), Some(limits));
+                (decision.mv, in_discs(decision.value))
+            }
+            (_, Some(searcher)) => {
                 let (result, _) = searcher.search_within(&self.game, limits);
                 (result.best.unwrap_or(Move::PASS), in_discs(result.value))
             }
-            None => {
+            _ => {
                 let mut moves = evoboard::games::MoveList::new();
                 self.game.legal_moves(&mut moves);
                 if moves.is_empty() {

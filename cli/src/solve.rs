@@ -10,7 +10,9 @@ use crate::error::{BadInput, CliResult};
 use evoboard::games::mancala::{Kalah, MAX_PITS, Pit};
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, Notation};
-use evoboard::search::endgame::{EndgameProgress, MAX_EMPTIES, solve_endgame_within};
+use evoboard::search::endgame::{
+    EndgameOptions, EndgameProgress, MAX_EMPTIES, solve_endgame_within,
+};
 use evoboard::search::solve::{Progress, solve};
 
 #[derive(Debug, Args)]
@@ -33,7 +35,7 @@ pub struct SolveArgs {
     /// only costs time; a board of few positions takes only what it needs).
     #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     table_mb: u64,
-    /// Kalah: search threads (0 = one per core); the value and best move do not depend on
+    /// Threads searching (0 = one per core); the value and the best move do not depend on
     /// them.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
     threads: u16,
@@ -117,17 +119,21 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
         ))
         .into());
     };
-    if args.pits.is_some() || args.seeds.is_some() || args.empty_capture || args.threads != 0 {
-        return Err(BadInput(
-            "--pits, --seeds, --empty-capture and --threads are for kalah".into(),
-        )
-        .into());
+    if args.pits.is_some() || args.seeds.is_some() || args.empty_capture {
+        return Err(BadInput("--pits, --seeds and --empty-capture are for kalah".into()).into());
     }
     let game = Othello::from_position_string(position)?;
     let clock = Instant::now();
-    let deadline = args
-        .time_limit
-        .map(|seconds| clock + Duration::from_secs_f64(seconds));
+    let defaults = EndgameOptions::default();
+    let options = EndgameOptions {
+        threads: match args.threads {
+            0 => defaults.threads,
+            threads => usize::from(threads),
+        },
+        deadline: args
+            .time_limit
+            .map(|seconds| clock + Duration::from_secs_f64(seconds)),
+    };
     let mut report = |progress: EndgameProgress| {
         // Solves of a second or less stay quiet.
         let seconds = clock.elapsed().as_secs_f64();
@@ -140,7 +146,7 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
             eprintln!("value in {lower}..={upper} after {nodes} nodes, {seconds:.1} s");
         }
     };
-    let solution = solve_endgame_within(&game, deadline, &mut report)?;
+    let solution = solve_endgame_within(&game, &options, &mut report)?;
     let seconds = clock.elapsed().as_secs_f64();
     let side = if game.to_move() == evoboard::games::Player::First {
         "X"
@@ -153,10 +159,12 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
             game.format_move(mv)
         });
     println!(
-        "othello, {side} to move, {} empties: {:+} for {side} (final disc difference, empties to the winner), best move {best} — {} nodes, {seconds:.2} s",
+        "othello, {side} to move, {} empties: {:+} for {side} (final disc difference, empties to the winner), best move {best} — {} nodes, {seconds:.2} s on {} thread{}",
         game.empties().count_ones(),
         solution.margin,
         solution.nodes,
+        options.threads,
+        if options.threads == 1 { "" } else { "s" },
     );
     Ok(())
 }

@@ -2,10 +2,12 @@
 //! positions, and on a published FFO test position.
 
 use evoboard::arena::random_openings;
-use evoboard::games::othello::Move;
 use std::time::{Duration, Instant};
 
-use evoboard::search::endgame::{EndgameError, solve_endgame, solve_endgame_within};
+use evoboard::search::endgame::{
+    EndgameError, EndgameOptions, FfoPosition, ffo_positions, move_margins, solve_endgame,
+    solve_endgame_within,
+};
 use evoboard::{Game, MoveList, Notation, Othello};
 
 /// The final disc difference for the side to move under perfect play, by trying every
@@ -69,6 +71,36 @@ fn equals_brute_force_on_random_late_positions() {
 }
 
 #[test]
+fn one_and_two_threads_give_the_same_value_best_move_and_margins() {
+    // 14–16 empties: deep enough for the moves of many nodes to be split between threads.
+    let mut positions: Vec<Othello> = random_openings(&Othello::start(), 8, 45, 33)
+        .expect("random games last 45 plies")
+        .into_iter()
+        .filter(|game| game.outcome().is_none())
+        .collect();
+    assert!(positions.len() >= 6, "{} positions", positions.len());
+    let on = |threads| EndgameOptions {
+        threads,
+        deadline: None,
+    };
+    let ffo_40 = ffo_positions().remove(0).game;
+    for game in positions.iter().chain([&ffo_40]) {
+        let one = solve_endgame_within(game, &on(1), &mut |_| {}).unwrap();
+        let two = solve_endgame_within(game, &on(2), &mut |_| {}).unwrap();
+        let text = game.to_position_string();
+        assert_eq!((one.margin, one.best), (two.margin, two.best), "{text}");
+    }
+    positions.truncate(4);
+    for game in &positions {
+        let one = move_margins(game, 1).unwrap();
+        assert_eq!(one, move_margins(game, 2).unwrap());
+        // The best margin is the position's value.
+        let value = solve_endgame(game).unwrap().margin;
+        assert_eq!(one.iter().map(|&(_, margin)| margin).max(), Some(value));
+    }
+}
+
+#[test]
 fn a_finished_game_is_scored_and_has_no_move() {
     // White has no discs: black wins with the 60 empties counted to them.
     let text = format!("{}{}{} X", "X".repeat(3), "-".repeat(60), "X");
@@ -85,42 +117,15 @@ fn refuses_positions_with_too_many_empties() {
     );
 }
 
-/// FFO test positions #40–#49 (FForum, Fédération Française d'Othello): number, position,
-/// empties, exact disc difference for the side to move, and every best move.
-fn ffo_positions() -> Vec<(u32, Othello, u32, i32, Vec<Move>)> {
-    include_str!("../../tests/data/ffo-40-49.tsv")
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            let game = Othello::from_position_string(fields[1]).unwrap();
-            let best = fields[4]
-                .split(',')
-                .map(|text| game.parse_move(text).unwrap())
-                .collect();
-            (
-                fields[0].parse().unwrap(),
-                game,
-                fields[2].parse().unwrap(),
-                fields[3].parse().unwrap(),
-                best,
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn solves_ffo_40_exactly() {
-    let positions = ffo_positions();
-    assert_eq!(positions.len(), 10);
-    let most = positions.iter().map(|p| p.2).max().unwrap();
-    assert!(
-        most <= evoboard::search::endgame::MAX_EMPTIES,
-        "{most} empties"
-    );
-    let (number, game, empties, margin, best) = positions[0].clone();
+    let FfoPosition {
+        number,
+        game,
+        margin,
+        best,
+    } = ffo_positions().remove(0);
     assert_eq!(number, 40);
-    assert_eq!(game.empties().count_ones(), empties);
     let solution = solve_endgame(&game).unwrap();
     assert_eq!(solution.margin, margin);
     assert!(
@@ -181,10 +186,34 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
 }
 
 #[test]
+fn the_endgame_bench_solves_ffo_positions_on_one_and_two_threads() {
+    let output = common::stdout_of(&[
+        "bench",
+        "--game",
+        "othello",
+        "--endgame",
+        "1",
+        "--repeats",
+        "1",
+    ]);
+    assert!(
+        output.starts_with("endgame FFO #40 (20 empties): 1 thread: ")
+            && output.contains("; 2 threads: ")
+            && output.contains("endgame FFO #40-#40: "),
+        "{output}"
+    );
+    assert_eq!(
+        common::bad_input(&["bench", "--game", "kalah", "--endgame", "1"]),
+        "error: bench --endgame measures evoboard's Othello solver: it takes --game othello"
+    );
+}
+
+#[test]
 fn progress_reports_bounds_that_close_in_on_the_value() {
-    let (_, game, _, margin, _) = ffo_positions().remove(0);
+    let FfoPosition { game, margin, .. } = ffo_positions().remove(0);
     let mut reports = Vec::new();
-    let solution = solve_endgame_within(&game, None, &mut |p| reports.push(p)).unwrap();
+    let options = EndgameOptions::default();
+    let solution = solve_endgame_within(&game, &options, &mut |p| reports.push(p)).unwrap();
     assert_eq!(solution.margin, margin);
     assert!(!reports.is_empty());
     for pair in reports.windows(2) {
@@ -204,10 +233,19 @@ fn progress_reports_bounds_that_close_in_on_the_value() {
 #[test]
 fn a_solve_past_its_deadline_stops_with_the_bounds_proven() {
     // FFO #49 takes seconds; a deadline already past stops it at the first look at the clock.
-    let (number, game, _, margin, _) = ffo_positions().pop().unwrap();
+    let FfoPosition {
+        number,
+        game,
+        margin,
+        ..
+    } = ffo_positions().pop().unwrap();
     assert_eq!(number, 49);
     let clock = Instant::now();
-    let stopped = solve_endgame_within(&game, Some(clock), &mut |_| {});
+    let options = EndgameOptions {
+        deadline: Some(clock),
+        ..EndgameOptions::default()
+    };
+    let stopped = solve_endgame_within(&game, &options, &mut |_| {});
     let Err(EndgameError::OutOfTime {
         lower,
         upper,
@@ -223,7 +261,7 @@ fn a_solve_past_its_deadline_stops_with_the_bounds_proven() {
 
 #[test]
 fn the_solve_command_gives_up_at_its_time_limit() {
-    let (_, game, _, _, _) = ffo_positions().pop().unwrap();
+    let game = ffo_positions().pop().unwrap().game;
     let position = game.to_position_string();
     let args = |limit| {
         [

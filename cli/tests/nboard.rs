@@ -328,3 +328,25 @@ fn input_flooding_in_during_searches_waits_in_a_bounded_queue() {
     drain.join().unwrap().ok();
     assert!(peak < 100_000, "peak resident memory {peak} kB");
 }
+
+#[test]
+fn a_player_on_a_game_clock_solves_the_endgame_and_reports_the_exact_margin() {
+    // FFO #40 (20 empties, black to move): +38 by a2 only. A 100-second game clock gives
+    // the exact solver time enough.
+    let line = include_str!("../../tests/data/ffo-40-49.tsv")
+        .lines()
+        .find(|line| line.starts_with("40\t"))
+        .unwrap();
+    let (board, side) = line.split('\t').nth(1).unwrap().split_once(' ').unwrap();
+    assert_eq!(side, "X");
+    let board = board.replace('X', "*");
+    let script = format!("nboard 2\nset game (;GM[Othello]BO[8 {board} *];)\ngo\n");
+    let lines = paced_session(
+        &["--player", "heuristic:30~100/game", "--move-time", "60"],
+        &script,
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("=== A2/38.00/")),
+        "{lines:?}"
+    );
+}

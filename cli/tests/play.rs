@@ -449,3 +449,38 @@ fn the_game_opens_saying_who_plays_which_side_and_the_commands() {
         "{out}"
     );
 }
+
+#[test]
+fn an_engine_on_a_game_clock_plays_a_whole_othello_game() {
+    // `play` does not time the game: the clocked engine takes each earlier move to have
+    // used its share of the clock, searches and solves within it, and the game ends.
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "othello",
+            "--first",
+            "heuristic:30~0.5/game",
+            "--second",
+            "heuristic:1",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("game over: "), "{out}");
+    let (code, _, err) = play(
+        &[
+            "--game",
+            "kalah",
+            "--first",
+            "heuristic:4~5/game",
+            "--second",
+            "random",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("a game clock (~SECONDS/game) is for Othello only"),
+        "{err}"
+    );
+}

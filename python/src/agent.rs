@@ -63,6 +63,7 @@ impl<G: Member> DynAgent for Typed<G> {
             let history = History {
                 start: view,
                 moves: &[],
+                spent: None,
             };
             self.agent
                 .try_choose(view, history, rng)

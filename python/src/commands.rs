@@ -17,7 +17,7 @@ use evoboard::arena::{
     SeriesStats, league_agents, league_series, panel_opponents, play_panel, play_series,
 };
 use evoboard::games::{Game, GameName, Notation};
-use evoboard::search::endgame::solve_endgame_within;
+use evoboard::search::endgame::{EndgameOptions, solve_endgame_within};
 use evoboard::statistics::rate;
 
 use crate::agent::{DynAgent, PyAgent, Typed};
@@ -343,6 +343,10 @@ impl<G: Game> Agent<G> for Shared<G> {
     fn name(&self) -> String {
         self.0.name()
     }
+
+    fn summary(&self) -> Option<String> {
+        self.0.summary()
+    }
 }
 
 /// Leaf count of the game tree `depth` plies deep from the start (or from `position`), as
@@ -427,7 +431,13 @@ pub fn solve<'py>(
                 None => None,
             };
             let solution = py
-                .detach(|| solve_endgame_within(&start, deadline, &mut |_| {}))
+                .detach(|| {
+                    let options = EndgameOptions {
+                        deadline,
+                        ..EndgameOptions::default()
+                    };
+                    solve_endgame_within(&start, &options, &mut |_| {})
+                })
                 .map_err(Sorted::into_py)?;
             serde_json::json!({
                 "game": "othello",

@@ -21,11 +21,15 @@ pub struct Forfeit {
 }
 
 /// The game so far: where it started and every move since, for agents that replay it to
-/// another program (GTP engines know games, not positions).
+/// another program (GTP engines know games, not positions), and how long each side has
+/// thought, for agents on a game clock.
 #[derive(Debug)]
 pub struct History<'a, G: Game> {
     pub start: &'a G,
     pub moves: &'a [G::Move],
+    /// Each side's thinking time so far in this game (indexed by [`crate::games::Player::index`]),
+    /// if the caller measures it.
+    pub spent: Option<[Duration; 2]>,
 }
 
 // Derived, these would ask `G: Copy`; two references copy whatever `G` is.
@@ -56,6 +60,12 @@ pub trait Agent<G: Game>: Send + Sync {
 
     /// A short description for tables (usually the spec it was built from).
     fn name(&self) -> String;
+
+    /// What the agent did over every game it played, for the end of a series, if it keeps
+    /// such an account (a clocked agent: how its moves were decided).
+    fn summary(&self) -> Option<String> {
+        None
+    }
 }
 
 fn legal<G: Game>(game: &G) -> MoveList<G::Move> {
@@ -220,5 +230,9 @@ impl<G: Game> Agent<G> for EpsilonAgent<G> {
 
     fn name(&self) -> String {
         format!("{}@{}", self.inner.name(), self.epsilon)
+    }
+
+    fn summary(&self) -> Option<String> {
+        self.inner.summary()
     }
 }

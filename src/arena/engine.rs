@@ -193,6 +193,7 @@ impl Agent<Othello> for EngineAgent {
         let history = History {
             start: game,
             moves: &[],
+            spent: None,
         };
         self.try_choose(game, history, rng).unwrap_or_else(|_| {
             let mut moves = MoveList::new();

@@ -1,6 +1,6 @@
 //! Playing one game between two agents and keeping what happened.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -135,6 +135,11 @@ pub fn play_game<G: Describe>(
         let history = History {
             start,
             moves: &moves,
+            spent: Some(
+                think_seconds
+                    .each_ref()
+                    .map(|seconds| Duration::from_secs_f64(seconds.iter().sum::<f64>())),
+            ),
         };
         let chosen = gather_move(&game, |view, player| {
             // At a joint decision each agent chooses its own part on its own view.

@@ -3,6 +3,7 @@
 
 pub mod accuracy;
 pub mod agent;
+pub mod clocked;
 pub mod engine;
 pub mod game_record;
 pub mod league;
@@ -17,6 +18,7 @@ pub mod tables;
 pub mod tournament;
 
 pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, Forfeit, History, RandomAgent, SearchAgent};
+pub use clocked::{ClockedAgent, Decided, Decision, GameClock};
 pub use engine::{EngineAgent, Protocol};
 pub use game_record::{GameRecord, play_game};
 pub use league::{LEAGUE_GAMES, LEAGUE_OPPONENT, league_agents, league_score, league_series};

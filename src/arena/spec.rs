@@ -2,8 +2,10 @@
 //! `random`, `first`, `heuristic:DEPTH`, `wpc:DEPTH`, `minimax:DEPTH:EVAL`,
 //! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, `nboard:COMMAND`, `gtp:COMMAND`, each
 //! with an optional `~SECONDS` suffix (at most that long a move: iterative deepening up to
-//! DEPTH) and an optional `@EPS` suffix (play a random move with probability EPS, e.g.
-//! `wpc:1@0.1`).
+//! DEPTH) or, for Othello's searching agents, `~SECONDS/game` (a game clock: SECONDS for
+//! the whole game, the endgame solvers once they can finish in time; see
+//! [`crate::arena::clocked`]), and an optional `@EPS` suffix (play a random move with
+//! probability EPS, e.g. `wpc:1@0.1`).
 //!
 //! `nboard:COMMAND` and `gtp:COMMAND` are external Othello engines speaking the NBoard
 //! protocol or GTP ([`crate::arena::engine`]), e.g. `gtp:./my-engine --gtp~5`. COMMAND is
@@ -14,14 +16,16 @@
 //! the game; a last `@EPS` (a number) is the random-move suffix, so a command's own `@`
 //! or `~` stay in it.
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::fmt;
 use std::str::FromStr;
 
 use crate::arena::agent::{Agent, EpsilonAgent, FirstMoveAgent, RandomAgent, SearchAgent};
+use crate::arena::clocked::{ClockedAgent, GameClock};
 use crate::arena::engine::{EngineAgent, Protocol};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::arena::panel::search_spec;
 use crate::champion::Champion;
@@ -31,6 +35,9 @@ use crate::games::Game;
 use crate::games::othello::Othello;
 use crate::persist::PersistError;
 use crate::search::MAX_DEPTH;
+
+/// The end of a `~SECONDS/game` suffix: a game clock rather than a time a move.
+const PER_GAME: &str = "/game";
 
 /// Deepest fixed-depth search a spec may ask for without a time limit: deeper ones can take
 /// hours a move (Othello's `heuristic:12` already takes seconds), so they need `~SECONDS`.
@@ -109,8 +116,11 @@ pub type ChampionLoader<'a> = &'a dyn Fn(&Path) -> Result<LoadedChampion, SpecEr
 pub struct AgentSpec {
     pub kind: AgentKind,
     pub epsilon: Option<f64>,
-    /// At most this many seconds a move (the `~SECONDS` suffix).
+    /// At most this many seconds a move (the `~SECONDS` suffix); with a game clock, the
+    /// most any one move may take (a server's limit).
     pub move_time: Option<f64>,
+    /// This many seconds for the whole game (the `~SECONDS/game` suffix).
+    pub game_time: Option<f64>,
     text: String,
     /// The spec without its @EPS suffix.
     body: String,
@@ -147,32 +157,48 @@ impl FromStr for AgentSpec {
                 (body, Some(eps))
             }
         };
-        let (searched, move_time) = match body.rsplit_once('~') {
-            Some((searched, seconds)) if numeric(seconds) => {
-                let seconds = seconds
+        let (searched, move_time, game_time) = match body.rsplit_once('~') {
+            Some((searched, limit)) if numeric(limit.strip_suffix(PER_GAME).unwrap_or(limit)) => {
+                let (number, per_game) = match limit.strip_suffix(PER_GAME) {
+                    Some(number) => (number, true),
+                    None => (limit, false),
+                };
+                let seconds = number
                     .parse::<f64>()
                     .ok()
                     .filter(|s| *s > 0.0 && *s <= 86_400.0)
                     .ok_or_else(|| {
-                        malformed("the ~SECONDS suffix must be a number of seconds in (0, 86400]")
+                        malformed(&format!(
+                            "the ~SECONDS{} suffix must be a number of seconds in (0, 86400]",
+                            if per_game { PER_GAME } else { "" }
+                        ))
                     })?;
-                (searched, Some(seconds))
+                match per_game {
+                    true => (searched, None, Some(seconds)),
+                    false => (searched, Some(seconds), None),
+                }
             }
-            _ => (body, None),
+            _ => (body, None, None),
         };
+        let timed = move_time.is_some() || game_time.is_some();
         let spec = |kind: AgentKind| -> Result<AgentSpec, SpecError> {
             let deepest = match &kind {
                 AgentKind::Minimax { depth, .. } | AgentKind::Nmm { depth, .. } => Some(*depth),
                 AgentKind::Champion { depth, .. } => *depth,
-                AgentKind::Random | AgentKind::First if move_time.is_some() => {
+                AgentKind::Random | AgentKind::First if timed => {
                     return Err(malformed(
                         "random and first do not search: no time limit applies",
+                    ));
+                }
+                AgentKind::Engine { .. } if game_time.is_some() => {
+                    return Err(malformed(
+                        "an external engine's time limit is per move (~SECONDS), not per game",
                     ));
                 }
                 AgentKind::Random | AgentKind::First | AgentKind::Engine { .. } => None,
             };
             if let Some(depth) = deepest.filter(|&d| d > UNTIMED_DEPTH)
-                && move_time.is_none()
+                && !timed
             {
                 return Err(malformed(&format!(
                     "a {depth}-ply search can take hours a move: add a time limit \
@@ -184,6 +210,7 @@ impl FromStr for AgentSpec {
                 kind,
                 epsilon,
                 move_time,
+                game_time,
                 text: text.to_string(),
                 body: body.to_string(),
             })
@@ -255,7 +282,7 @@ impl FromStr for AgentSpec {
                     "expected random, first, normal, expert, impossible, heuristic:DEPTH, \
                      wpc:DEPTH, minimax:DEPTH:EVAL, champion:PATH[:DEPTH], \
                      nmm:DEPTH:WIDTH:PATH, nboard:COMMAND or gtp:COMMAND, optionally \
-                     followed by ~SECONDS and @EPS",
+                     followed by ~SECONDS (or ~SECONDS/game) and @EPS",
                 ));
             }
         };
@@ -276,8 +303,17 @@ impl AgentSpec {
         load: ChampionLoader<'_>,
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
         let base: Box<dyn Agent<G>> = match &self.kind {
+            // Refused before building, so that a name another game gives its evaluator is
+            // not looked up among Othello's.
+            _ if self.game_time.is_some() && TypeId::of::<G>() != TypeId::of::<Othello>() => {
+                return Err(SpecError::Malformed {
+                    spec: self.text.clone(),
+                    reason: "a game clock (~SECONDS/game) is for Othello only".to_string(),
+                });
+            }
+            _ if self.game_time.is_some() => self.othello_only(Box::new(self.clocked(load)?))?,
             AgentKind::Engine { protocol, command } => {
-                let move_time = self.move_time.map(std::time::Duration::from_secs_f64);
+                let move_time = self.move_time.map(Duration::from_secs_f64);
                 let label = self.body.clone();
                 let engine = EngineAgent::new(*protocol, command.clone(), label, move_time);
                 self.othello_only(Box::new(engine))?
@@ -327,12 +363,33 @@ impl AgentSpec {
         };
         spec.epsilon = Some(epsilon);
         spec.move_time = None;
+        spec.game_time = None;
         spec.text = format!("{}@{epsilon}", spec.body);
         Ok(spec)
     }
 
-    /// `agent` as an agent of game `G`, which must be Othello (external engines play
-    /// nothing else).
+    /// This spec's game clock, if it has one.
+    pub fn game_clock(&self) -> Option<GameClock> {
+        self.game_time.map(|seconds| GameClock {
+            budget: Duration::from_secs_f64(seconds),
+            cap: self.move_time.map(Duration::from_secs_f64),
+        })
+    }
+
+    /// The Othello agent of a spec with a game clock, with champion files from `load`.
+    pub fn clocked(&self, load: ChampionLoader<'_>) -> Result<ClockedAgent, SpecError> {
+        let clock = self.game_clock().ok_or_else(|| SpecError::Malformed {
+            spec: self.text.clone(),
+            reason: "no game clock (~SECONDS/game)".to_string(),
+        })?;
+        let search = self
+            .searcher_with::<Othello>(load)?
+            .expect("specs that do not search are refused a time limit");
+        Ok(ClockedAgent::new(search, clock))
+    }
+
+    /// `agent` as an agent of game `G`, which must be Othello (external engines and game
+    /// clocks play nothing else).
     fn othello_only<G: Game>(
         &self,
         agent: Box<dyn Agent<Othello>>,
@@ -401,7 +458,11 @@ impl AgentSpec {
             })
         };
         let label = self.body.clone();
-        let move_time = self.move_time.map(std::time::Duration::from_secs_f64);
+        // Searched outside a game (hints, GTP), a game clock's spec takes a typical move's time.
+        let move_time = match self.game_clock() {
+            Some(clock) => Some(clock.typical_move()),
+            None => self.move_time.map(Duration::from_secs_f64),
+        };
         let agent = match &self.kind {
             AgentKind::Random | AgentKind::First => return Ok(None),
             AgentKind::Engine { .. } => {

@@ -8,7 +8,8 @@ use crate::games::Game;
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
-/// Think time per move of one agent, in milliseconds.
+/// Think time per move of one agent, in milliseconds, and the most it thought in one game
+/// (what a game clock bounds), in seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct MoveTimes {
     pub moves: usize,
@@ -16,6 +17,7 @@ pub struct MoveTimes {
     pub max_ms: f64,
     pub mean_ms: f64,
     pub sd_ms: f64,
+    pub max_game_s: f64,
 }
 
 impl MoveTimes {
@@ -35,6 +37,19 @@ impl MoveTimes {
             max_ms: ms.iter().copied().fold(0.0, f64::max),
             mean_ms: mean,
             sd_ms: variance.sqrt(),
+            max_game_s: 0.0,
+        }
+    }
+
+    /// [`MoveTimes::from_seconds`] over the moves of several games, each game's times a
+    /// slice.
+    pub fn from_games<'a>(games: impl Iterator<Item = &'a [f64]> + Clone) -> MoveTimes {
+        MoveTimes {
+            max_game_s: games
+                .clone()
+                .map(|game| game.iter().sum::<f64>())
+                .fold(0.0, f64::max),
+            ..MoveTimes::from_seconds(games.flatten())
         }
     }
 }
@@ -122,7 +137,6 @@ impl SeriesStats {
         let games = records.len();
         let (mut wins, mut draws, mut margin, mut length) = (0, 0, 0i64, 0usize);
         let mut wiped_out = 0;
-        let (mut player_secs, mut opponent_secs) = (Vec::new(), Vec::new());
         for (k, record) in records.iter().enumerate() {
             let me = player_side(k);
             match record.outcome.sign_for(me) {
@@ -133,8 +147,6 @@ impl SeriesStats {
             }
             margin += i64::from(record.score[me.index()] - record.score[me.opponent().index()]);
             length += record.plies();
-            player_secs.extend_from_slice(&record.think_seconds[me.index()]);
-            opponent_secs.extend_from_slice(&record.think_seconds[me.opponent().index()]);
         }
         let per_game = |total: f64| {
             if games == 0 {
@@ -147,14 +159,27 @@ impl SeriesStats {
             record: WinRecord::new(wins, draws, games - wins - draws),
             mean_margin: per_game(margin as f64),
             mean_length: per_game(length as f64),
-            player_time: MoveTimes::from_seconds(player_secs.iter()),
-            opponent_time: MoveTimes::from_seconds(opponent_secs.iter()),
+            player_time: MoveTimes::from_games(side_times(records, player_side)),
+            opponent_time: MoveTimes::from_games(side_times(records, |k| {
+                player_side(k).opponent()
+            })),
             openings_won: OpeningWins::count(games, |k| {
                 records[k].outcome.sign_for(player_side(k)) == 1
             }),
             wiped_out,
         }
     }
+}
+
+/// The think times of game `k`'s side `side(k)`, game by game.
+fn side_times<'a, G: Game>(
+    records: &'a [GameRecord<G>],
+    side: impl Fn(usize) -> crate::games::Player + Clone + 'a,
+) -> impl Iterator<Item = &'a [f64]> + Clone {
+    records
+        .iter()
+        .enumerate()
+        .map(move |(k, record)| record.think_seconds[side(k).index()].as_slice())
 }
 
 /// The games of one or more series that a side forfeited (an external engine that failed):

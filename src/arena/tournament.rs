@@ -116,6 +116,8 @@ struct Tally {
     /// How many of each game's own moves are timed (all when `None`).
     timed_moves: Option<usize>,
     think_seconds: Vec<f64>,
+    /// The most thought in one game, seconds.
+    max_game_s: f64,
 }
 
 fn mean(total: f64, count: usize) -> f64 {
@@ -141,6 +143,7 @@ impl Tally {
         self.extra_turns += u64::from(record.extra_turns[me]);
         let times = &record.think_seconds[me];
         self.moves += times.len() as u64;
+        self.max_game_s = self.max_game_s.max(times.iter().sum());
         self.think_seconds
             .extend(times.iter().take(self.timed_moves.unwrap_or(usize::MAX)));
         let result = record.outcome.sign_for(seat);
@@ -175,7 +178,10 @@ impl Tally {
             avg_captures: mean(self.captures as f64, games),
             avg_extra_turns: mean(self.extra_turns as f64, games),
             avg_moves: mean(self.moves as f64, games),
-            move_time: MoveTimes::from_seconds(self.think_seconds.iter()),
+            move_time: MoveTimes {
+                max_game_s: self.max_game_s,
+                ..MoveTimes::from_seconds(self.think_seconds.iter())
+            },
         }
     }
 }

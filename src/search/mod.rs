@@ -13,6 +13,7 @@
 
 mod bounds;
 pub mod endgame;
+pub(crate) mod memory;
 mod negamax;
 mod ordering;
 pub mod solve;

@@ -47,7 +47,9 @@ impl ExactMoves<Othello> for OthelloOracle {
     }
 
     fn move_values(&mut self, game: &Othello) -> Vec<(<Othello as Game>::Move, i32)> {
-        move_margins(game).expect("the oracle admits only positions the solver takes")
+        // As many threads as the command's pool: the margins do not depend on it.
+        move_margins(game, rayon::current_num_threads())
+            .expect("the oracle admits only positions the solver takes")
     }
 }
 

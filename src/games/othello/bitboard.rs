@@ -131,30 +131,47 @@ pub fn lines_through(square: u32) -> u64 {
     LINES[square as usize]
 }
 
+/// `UP_RAYS[square]` and `DOWN_RAYS[square]`: the rays of `square` towards higher bit
+/// indices (directions 0, 2, 4, 5) and towards lower ones (1, 3, 6, 7), side by side so
+/// that [`flips`] treats four directions at once.
+static UP_RAYS: [[u64; 4]; 64] = rays_of([0, 2, 4, 5]);
+static DOWN_RAYS: [[u64; 4]; 64] = rays_of([1, 3, 6, 7]);
+
+const fn rays_of(dirs: [usize; 4]) -> [[u64; 4]; 64] {
+    let mut rays = [[0u64; 4]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut i = 0;
+        while i < 4 {
+            rays[square][i] = RAYS[dirs[i]][square];
+            i += 1;
+        }
+        square += 1;
+    }
+    rays
+}
+
 /// The opponent discs flipped when the side owning `own` plays on square `square`.
 ///
-/// Branch-free per direction: along each ray the first square that is not an opponent disc
-/// is found with one bit scan; if it holds an own disc, the opponent discs before it flip.
-/// Directions 0, 2, 4, 5 run towards higher bit indices, the others towards lower ones.
+/// Branch-free, four directions at a time (the compiler makes vector code of each
+/// loop): along each ray the first square that is not an opponent disc is found with one
+/// bit scan; if it holds an own disc, the opponent discs before it flip.
 #[inline]
 pub fn flips(own: u64, opp: u64, square: u32) -> u64 {
-    let rays = |dir: usize| RAYS[dir][square as usize];
-    let mut flipped = 0;
-    for dir in [0, 2, 4, 5] {
-        let ray = rays(dir);
+    let mut flipped = [0u64; 4];
+    for (flip, &ray) in flipped.iter_mut().zip(&UP_RAYS[square as usize]) {
         let blockers = ray & !opp;
         let nearest = blockers & blockers.wrapping_neg();
-        let closed = u64::from(nearest & own & blockers != 0).wrapping_neg();
-        flipped |= nearest.wrapping_sub(1) & ray & closed;
+        let closed = u64::from(nearest & own != 0).wrapping_neg();
+        *flip = nearest.wrapping_sub(1) & ray & closed;
     }
-    for dir in [1, 3, 6, 7] {
-        let ray = rays(dir);
+    for (flip, &ray) in flipped.iter_mut().zip(&DOWN_RAYS[square as usize]) {
         let blockers = ray & !opp;
         let nearest = (1u64 << 63) >> (blockers | 1).leading_zeros();
         let closed = u64::from(nearest & own & blockers != 0).wrapping_neg();
-        flipped |= !(nearest << 1).wrapping_sub(1) & ray & closed;
+        *flip |= !(nearest << 1).wrapping_sub(1) & ray & closed;
     }
-    flipped
+    flipped[0] | flipped[1] | flipped[2] | flipped[3]
 }
 
 /// Iterates over the indices of the set bits, lowest first.

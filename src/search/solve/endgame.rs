@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use rayon::prelude::*;
 
 use super::board::{ANY_MARGIN, MAX_PITS, MoverBoard};
-use super::memory;
 use super::numbering::Numbering;
+use crate::search::memory;
 
 /// Values by position for boards of `pits` pits a side with at most `max_seeds` seeds on
 /// the board.

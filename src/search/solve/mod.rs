@@ -23,7 +23,6 @@ mod board;
 mod busy;
 mod endgame;
 mod guess;
-mod memory;
 mod mtdf;
 mod numbering;
 mod search;

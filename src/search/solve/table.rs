@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::SolveError;
 use super::board::MoverBoard;
-use super::memory;
 use super::numbering::Numbering;
+use crate::search::memory;
 
 /// Entries per bucket.
 const WAYS: usize = 8;

@@ -1,7 +1,7 @@
 //! Large arrays read at random, backed by huge pages where the system grants them. The
-//! solver's table and endgame database are gigabytes probed once per node: with 4 KiB pages
-//! nearly every probe also misses the address-translation cache, and the page walk costs
-//! as much as the probe itself.
+//! solvers' tables (and the Kalah endgame database) are probed once per node: with 4 KiB
+//! pages nearly every probe also misses the address-translation cache, and the page walk
+//! costs as much as the probe itself.
 
 use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
 

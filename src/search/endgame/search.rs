@@ -1,0 +1,473 @@
+//! The search above the last few empties: null-window probes over a shared table, move
+//! ordering, cut-offs, and the split of a node's moves among threads.
+//!
+//! Every search is a null-window search (does the value exceed `alpha`?): MTD(f) at the
+//! root asks only such questions. A node's moves after the first may be searched in
+//! parallel (young brothers wait: the first move, the likeliest to cut off, is searched
+//! alone first). Among siblings searched in parallel, the lowest in the move order that
+//! cuts off wins and the later ones stop; the earlier ones still finish. So the move a
+//! root probe returns is the first in the root's order that reaches the bound, whatever
+//! the number of threads, and the root's best move does not depend on it.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+use arrayvec::ArrayVec;
+
+use super::shallow::{SHALLOW_EMPTIES, final_margin, odd_squares, parity, shallow};
+use super::stability::stability_cutoff;
+use super::table::{Known, NO_MOVE, Table};
+use crate::eval::HEURISTIC_BOUND;
+use crate::eval::weighted::WeightedSum;
+use crate::games::Player;
+use crate::games::othello::bitboard::{CORNERS, flips, legal_moves, neighbours, squares};
+use crate::games::othello::{Move, Othello};
+use crate::search::bounds::proven;
+use crate::search::search;
+
+/// From this many empties up, moves are ordered by a shallow search of each with the
+/// Othello heuristic: near the root a good first move saves far more than the probe
+/// costs (FFO #45: 42 s → 33 s), nearer the end fastest first is as good and cheaper.
+const PROBE_EMPTIES: u32 = 18;
+/// The depth of those probes: 3 orders about as well as 4 at much less cost (FFO #48:
+/// 41 s → 32 s of CPU time), 2 orders worse.
+const PROBE_DEPTH: u32 = 3;
+
+/// From this many empties up, the children are looked up in the table before any is
+/// searched (enhanced transposition cut-off): nearer the end the look-ups cost more than
+/// they save.
+const ETC_EMPTIES: u32 = 10;
+
+/// From this many empties up, a node's later moves are shared among threads: below, a
+/// subtree is too small to pay for handing it over.
+const SPLIT_EMPTIES: u32 = 12;
+
+/// Nodes a searcher counts before adding them to the shared count.
+const FLUSH_NODES: u64 = 1 << 14;
+
+/// How exactly the root is solved: the search stops once the value is known to be at most
+/// `low` or at least `high`, or is known exactly between them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Precision {
+    pub low: i32,
+    pub high: i32,
+}
+
+impl Precision {
+    /// The exact final margin.
+    pub const EXACT: Precision = Precision { low: -64, high: 64 };
+    /// Only who wins: a loss, a draw or a win (probes around 0, cut off far sooner).
+    pub const WIN_LOSS_DRAW: Precision = Precision { low: -1, high: 1 };
+}
+
+/// What the threads of one solve share.
+pub(super) struct Shared {
+    pub table: Table,
+    /// The evaluator of the ordering probes far from the end.
+    heuristic: WeightedSum<Othello>,
+    /// Whether nodes split their moves among the threads of a pool.
+    parallel: bool,
+    /// Set at the deadline: every search returns at once, storing nothing.
+    pub stop: AtomicBool,
+    /// Positions visited, as the searchers have reported them so far.
+    pub nodes: AtomicU64,
+}
+
+impl Shared {
+    /// `parallel` only inside a thread pool: a split hands work to the pool's threads.
+    pub fn new(empties: u32, parallel: bool) -> Shared {
+        Shared {
+            // 2^22 entries (96 MiB) from 20 empties up; smaller solves need less.
+            table: Table::new((empties + 2).clamp(10, 22)),
+            heuristic: WeightedSum::named("heuristic", "othello", &[])
+                .expect("Othello's heuristic is built in"),
+            parallel,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+/// Siblings searched in parallel: the lowest index in the move order that cut off.
+struct Split {
+    cut: AtomicUsize,
+}
+
+/// Where a search sits among parallel siblings, at every level above it: it gives up
+/// when a sibling earlier in some ancestor's order has cut off.
+struct Abort<'a> {
+    split: &'a Split,
+    index: usize,
+    parent: Option<&'a Abort<'a>>,
+}
+
+/// A move with its flips and its ordering key (lowest first).
+#[derive(Clone, Copy)]
+struct Child {
+    key: u32,
+    square: u8,
+    flipped: u64,
+}
+
+impl Child {
+    /// The position after the move, as (mover, opponent) for the next side to move.
+    #[inline]
+    fn after(&self, own: u64, opp: u64) -> (u64, u64) {
+        (opp & !self.flipped, own | self.flipped | 1 << self.square)
+    }
+}
+
+/// A node's moves, handed out best first. Most nodes cut off at their first move, so
+/// they are picked one at a time rather than sorted.
+struct Moves {
+    list: ArrayVec<Child, 32>,
+    taken: usize,
+}
+
+impl Moves {
+    fn take_best(&mut self) -> Option<Child> {
+        let rest = &mut self.list[self.taken..];
+        let best = (0..rest.len()).min_by_key(|&i| (rest[i].key, rest[i].square))?;
+        rest.swap(0, best);
+        self.taken += 1;
+        Some(self.list[self.taken - 1])
+    }
+
+    fn remaining(&self) -> usize {
+        self.list.len() - self.taken
+    }
+
+    /// Every move not yet taken, best first.
+    fn take_rest(&mut self) -> &[Child] {
+        let first = self.taken;
+        self.taken = self.list.len();
+        self.list[first..].sort_unstable_by_key(|child| (child.key, child.square));
+        &self.list[first..]
+    }
+}
+
+/// A search's value and the square of its best move, or `None` when it was stopped.
+type Outcome = Option<(i32, u8)>;
+
+/// One thread's part of a solve: the shared state and its own count of nodes.
+pub(super) struct Searcher<'s> {
+    shared: &'s Shared,
+    nodes: u64,
+}
+
+impl<'s> Searcher<'s> {
+    pub fn new(shared: &'s Shared) -> Searcher<'s> {
+        Searcher { shared, nodes: 0 }
+    }
+
+    /// Adds this searcher's nodes to the shared count.
+    pub fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes, Relaxed);
+        self.nodes = 0;
+    }
+
+    /// Whether the search should give up: the deadline passed, or an earlier sibling at
+    /// some split above cut off.
+    fn stopped(&self, mut abort: Option<&Abort>) -> bool {
+        if self.shared.stop.load(Relaxed) {
+            return true;
+        }
+        while let Some(at) = abort {
+            if at.split.cut.load(Relaxed) < at.index {
+                return true;
+            }
+            abort = at.parent;
+        }
+        false
+    }
+
+    /// The root, solved by null-window probes (MTD(f)) that tell `report` the bounds
+    /// proven after each (with this searcher's nodes added to the shared count), until
+    /// the value is known or known to lie at or beyond a bound of `precision` (see
+    /// [`Precision`]). A move that made a probe succeed at the final lower bound is
+    /// a best move: the first in the root's order that reaches the value. `None` when
+    /// the solve was stopped.
+    pub fn root(
+        &mut self,
+        own: u64,
+        opp: u64,
+        precision: Precision,
+        report: &mut dyn FnMut(i32, i32),
+    ) -> Option<(i32, Option<Move>)> {
+        self.nodes += 1;
+        let moves = legal_moves(own, opp);
+        if moves == 0 {
+            if legal_moves(opp, own) == 0 {
+                return Some((final_margin(own, opp), None));
+            }
+            let value = self.mtdf(
+                precision,
+                |searcher, alpha| searcher.nws(own, opp, alpha, None),
+                report,
+            )?;
+            return Some((value, Some(Move::PASS)));
+        }
+        let empties = (!(own | opp)).count_ones();
+        let mut ordered = self.order(own, opp, moves, NO_MOVE, empties);
+        let ordered = ordered.take_rest().to_vec();
+        let mut best = ordered[0].square;
+        let value = self.mtdf(
+            precision,
+            |searcher, alpha| {
+                let moves = Moves {
+                    list: ordered.iter().copied().collect(),
+                    taken: 0,
+                };
+                let (value, square) = searcher
+                    .search_moves(own, opp, alpha, moves, empties, None)
+                    .unwrap_or((alpha, NO_MOVE));
+                if value > alpha {
+                    best = square;
+                }
+                value
+            },
+            report,
+        )?;
+        Some((value, Some(Move::at(u32::from(best)))))
+    }
+
+    /// The exact value for the owner of `own`, by null-window probes as at the root.
+    pub fn value(&mut self, own: u64, opp: u64) -> Option<i32> {
+        self.mtdf(
+            Precision::EXACT,
+            |searcher, alpha| searcher.nws(own, opp, alpha, None),
+            &mut |_, _| {},
+        )
+    }
+
+    /// MTD(f) (Plaat et al., "Best-first fixed-depth minimax algorithms", 1996): each
+    /// `probe` asks whether the value exceeds a bound, and the table carries what one
+    /// probe proved into the next, until the lower and upper bounds meet or pass a bound of
+    /// `precision`. Returns the value, or the bound past the limit.
+    fn mtdf(
+        &mut self,
+        precision: Precision,
+        mut probe: impl FnMut(&mut Self, i32) -> i32,
+        report: &mut dyn FnMut(i32, i32),
+    ) -> Option<i32> {
+        let (mut lower, mut upper, mut guess) = (-64, 64, 0);
+        while lower < upper && lower < precision.high && upper > precision.low {
+            let beta = if guess == lower { guess + 1 } else { guess };
+            let value = probe(self, beta - 1);
+            if self.stopped(None) {
+                return None;
+            }
+            if value >= beta {
+                lower = value;
+            } else {
+                upper = value;
+            }
+            guess = value.clamp(precision.low, precision.high);
+            self.flush();
+            report(lower, upper);
+        }
+        Some(if upper <= precision.low { upper } else { lower })
+    }
+
+    /// The null-window search: the value for the owner of `own` if it is at most `alpha`
+    /// (or a bound at most `alpha`), else a bound above `alpha` (fail-soft).
+    fn nws(&mut self, own: u64, opp: u64, alpha: i32, abort: Option<&Abort>) -> i32 {
+        let empty = !(own | opp);
+        let empties = empty.count_ones();
+        if empties <= SHALLOW_EMPTIES {
+            return shallow(own, opp, alpha, parity(empty), &mut self.nodes);
+        }
+        self.nodes += 1;
+        if self.nodes >= FLUSH_NODES {
+            self.flush();
+        }
+        if self.stopped(abort) {
+            return alpha;
+        }
+        let moves = legal_moves(own, opp);
+        if moves == 0 {
+            if legal_moves(opp, own) == 0 {
+                return final_margin(own, opp);
+            }
+            return -self.nws(opp, own, -alpha - 1, abort);
+        }
+        if let Some(cap) = stability_cutoff(own, opp, alpha) {
+            return cap;
+        }
+        let known = self.shared.table.probe(own, opp);
+        let mut hint = NO_MOVE;
+        if let Some(known) = known {
+            if known.lower > alpha {
+                return known.lower;
+            }
+            if known.upper <= alpha {
+                return known.upper;
+            }
+            hint = known.best;
+        }
+        let moves = self.order(own, opp, moves, hint, empties);
+        if empties >= ETC_EMPTIES
+            && let Some(cut) = self.transposition_cutoff(own, opp, &moves.list, alpha)
+        {
+            return cut;
+        }
+        let Some((value, best)) = self.search_moves(own, opp, alpha, moves, empties, abort) else {
+            return alpha;
+        };
+        let known = known.map_or((-64, 64), |known| (known.lower, known.upper));
+        let (lower, upper) = proven(value, (alpha, alpha + 1), known);
+        let known = Known { lower, upper, best };
+        self.shared.table.store(own, opp, known, empties);
+        value
+    }
+
+    /// Enhanced transposition cut-off: a child the table already proves good enough (its
+    /// upper bound for the opponent below −`alpha`) ends the search here before any child
+    /// is searched.
+    fn transposition_cutoff(&self, own: u64, opp: u64, moves: &[Child], alpha: i32) -> Option<i32> {
+        moves.iter().find_map(|child| {
+            let (next_own, next_opp) = child.after(own, opp);
+            let known = self.shared.table.probe(next_own, next_opp)?;
+            (-known.upper > alpha).then_some(-known.upper)
+        })
+    }
+
+    /// The node's moves, best first, until one exceeds `alpha`: the first alone, the
+    /// rest shared among threads from [`SPLIT_EMPTIES`] up.
+    fn search_moves(
+        &mut self,
+        own: u64,
+        opp: u64,
+        alpha: i32,
+        mut moves: Moves,
+        empties: u32,
+        abort: Option<&Abort>,
+    ) -> Outcome {
+        let mut best = (-65, NO_MOVE);
+        while let Some(child) = moves.take_best() {
+            let (next_own, next_opp) = child.after(own, opp);
+            let value = -self.nws(next_own, next_opp, -alpha - 1, abort);
+            if self.stopped(abort) {
+                return None;
+            }
+            if value > best.0 {
+                best = (value, child.square);
+                if value > alpha {
+                    return Some(best);
+                }
+            }
+            if self.shared.parallel && empties >= SPLIT_EMPTIES && moves.remaining() >= 2 {
+                let split = Split {
+                    cut: AtomicUsize::new(usize::MAX),
+                };
+                let rest = self.search_split(own, opp, alpha, moves.take_rest(), 0, &split, abort);
+                if self.stopped(abort) {
+                    return None;
+                }
+                return Some(match rest {
+                    Some(found) if found.0 > best.0 => found,
+                    _ => best,
+                });
+            }
+        }
+        Some(best)
+    }
+
+    /// Searches `moves` (the split's moves from index `first` on) over the pool's
+    /// threads: the best outcome among them, the cut-off lowest in the order first.
+    /// `None` when all were given up.
+    #[allow(clippy::too_many_arguments)]
+    fn search_split(
+        &mut self,
+        own: u64,
+        opp: u64,
+        alpha: i32,
+        moves: &[Child],
+        first: usize,
+        split: &Split,
+        abort: Option<&Abort>,
+    ) -> Outcome {
+        if let [child] = moves {
+            let here = Abort {
+                split,
+                index: first,
+                parent: abort,
+            };
+            if self.stopped(Some(&here)) {
+                return None;
+            }
+            let (next_own, next_opp) = child.after(own, opp);
+            let value = -self.nws(next_own, next_opp, -alpha - 1, Some(&here));
+            if self.stopped(Some(&here)) {
+                return None;
+            }
+            if value > alpha {
+                split.cut.fetch_min(first, Relaxed);
+            }
+            return Some((value, child.square));
+        }
+        let (early, late) = moves.split_at(moves.len() / 2);
+        let shared = self.shared;
+        let (early, late) = rayon::join(
+            || self.search_split(own, opp, alpha, early, first, split, abort),
+            || {
+                let mut other = Searcher::new(shared);
+                let outcome =
+                    other.search_split(own, opp, alpha, late, first + early.len(), split, abort);
+                other.flush();
+                outcome
+            },
+        );
+        match (early, late) {
+            (Some(early), _) if early.0 > alpha => Some(early),
+            (Some(early), Some(late)) => Some(if late.0 > early.0 { late } else { early }),
+            (early, late) => early.or(late),
+        }
+    }
+
+    /// The moves in `moves` with their flips, keyed for ordering: the table's best move
+    /// `hint` first, then, from [`PROBE_EMPTIES`] up, by a shallow heuristic search of
+    /// each, and below that fastest first. A move's key counts the opponent's replies
+    /// (corner replies twice over), then, with less weight, the opponent's potential
+    /// mobility (empty squares next to the mover's discs), and last whether it leaves its
+    /// board quarter with an even number of empties (parity).
+    fn order(&mut self, own: u64, opp: u64, moves: u64, hint: u8, empties: u32) -> Moves {
+        let empty = !(own | opp);
+        let odd = odd_squares(empty);
+        // A position searched before has its best move from the table, which cuts off
+        // nearly always: the rest need no costly probes.
+        let probe = hint == NO_MOVE && empties >= PROBE_EMPTIES;
+        let mut probed = 0;
+        let list = squares(moves)
+            .map(|square| {
+                let flipped = flips(own, opp, square);
+                let child = Child {
+                    key: 0,
+                    square: square as u8,
+                    flipped,
+                };
+                let (next_own, next_opp) = child.after(own, opp);
+                let key = if square == u32::from(hint) {
+                    0
+                } else if probe {
+                    // The opponent moves next: their value, lowest first.
+                    let position = Othello::from_discs(next_own, next_opp, Player::First)
+                        .expect("the two sides' discs are disjoint");
+                    let probe = search(&position, PROBE_DEPTH, &self.shared.heuristic);
+                    probed += probe.nodes;
+                    let value = probe.value.clamp(-HEURISTIC_BOUND, HEURISTIC_BOUND);
+                    (1.0 + HEURISTIC_BOUND + value) as u32
+                } else {
+                    let replies = legal_moves(next_own, next_opp);
+                    let potential = neighbours(next_opp) & empty & !(1 << square);
+                    let even = u32::from(odd >> square & 1 == 0);
+                    1 + 8 * (replies.count_ones() + (replies & CORNERS).count_ones())
+                        + 2 * potential.count_ones()
+                        + even
+                };
+                Child { key, ..child }
+            })
+            .collect();
+        self.nodes += probed;
+        Moves { list, taken: 0 }
+    }
+}

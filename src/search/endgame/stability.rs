@@ -1,0 +1,73 @@
+//! Stable discs, which no move can ever flip: they bound the final margin.
+
+use crate::games::othello::bitboard::{NOT_A_FILE, NOT_H_FILE};
+
+/// The stability cut-off of a null-window search that asks whether the value exceeds
+/// `alpha`: the opponent's stable discs cap the final margin of the owner of `own` at
+/// 64 − 2 × stable, and a cap at most `alpha` fails low at once. Stability is only
+/// computed when such a cap could be low enough.
+#[inline]
+pub(super) fn stability_cutoff(own: u64, opp: u64, alpha: i32) -> Option<i32> {
+    // Even if every opponent disc were stable the cap would not reach alpha.
+    if 64 - 2 * opp.count_ones() as i32 > alpha {
+        return None;
+    }
+    let cap = 64 - 2 * stable_discs(opp, own | opp).count_ones() as i32;
+    (cap <= alpha).then_some(cap)
+}
+
+/// The discs of `discs` that can never be flipped, a subset found by the usual fixed
+/// point: a disc is stable when along each of the four lines through it, the line is
+/// full, or one neighbour on the line is the board's edge or a stable disc of the same
+/// colour.
+fn stable_discs(discs: u64, occupied: u64) -> u64 {
+    let full = full_lines(occupied);
+    let mut stable = 0u64;
+    loop {
+        let across =
+            full[0] | EDGE_FILES | ((stable << 1) & NOT_A_FILE) | ((stable >> 1) & NOT_H_FILE);
+        let down = full[1] | EDGE_ROWS | (stable << 8) | (stable >> 8);
+        let diagonal = full[2] | EDGE | ((stable << 9) & NOT_A_FILE) | ((stable >> 9) & NOT_H_FILE);
+        let anti = full[3] | EDGE | ((stable << 7) & NOT_H_FILE) | ((stable >> 7) & NOT_A_FILE);
+        let next = stable | (discs & across & down & diagonal & anti);
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// The a- and h-files, rows 1 and 8, and the whole rim.
+const EDGE_FILES: u64 = 0x8181_8181_8181_8181;
+const EDGE_ROWS: u64 = 0xff00_0000_0000_00ff;
+const EDGE: u64 = EDGE_FILES | EDGE_ROWS;
+
+/// The squares on full rows, full columns, full a1–h8 diagonals and full h1–a8 diagonals
+/// of `occupied`.
+fn full_lines(occupied: u64) -> [u64; 4] {
+    let mut full = [0u64; 4];
+    for (kind, lines) in LINES_BY_KIND.iter().enumerate() {
+        for &line in lines {
+            if occupied & line == line {
+                full[kind] |= line;
+            }
+        }
+    }
+    full
+}
+
+/// Every row, column, a1–h8 diagonal and h1–a8 diagonal, as square masks.
+static LINES_BY_KIND: [[u64; 15]; 4] = {
+    let mut lines = [[0u64; 15]; 4];
+    let mut square = 0;
+    while square < 64 {
+        let (row, col) = (square / 8, square % 8);
+        let bit = 1u64 << square;
+        lines[0][row] |= bit;
+        lines[1][col] |= bit;
+        lines[2][7 + col - row] |= bit;
+        lines[3][row + col] |= bit;
+        square += 1;
+    }
+    lines
+};
