@@ -1010,7 +1010,8 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
         exploration: 0.3,
         lambda: 0.0,
     };
-    train(&mut student, 2000, &setup, settings, Some(&teacher));
+    let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0);
+    train(&mut student, 2000, &setup, settings, Some(&teaching));
     let after = error(&student);
     assert!(after < before / 10.0, "error {before} → {after}");
     // A teacher needs learning games to teach in.
@@ -1019,6 +1020,101 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
         ..EvolveConfig::new(Preset::Modern)
     };
     assert!(no_games.validate().is_err());
+}
+
+/// Every position of `games` random Kalah games from `start`, from seeds of `stream`.
+fn random_kalah_positions(
+    start: &evoboard::games::mancala::Mancala<Kalah>,
+    games: u64,
+    stream: u64,
+) -> Vec<evoboard::games::mancala::Mancala<Kalah>> {
+    use evoboard::Game;
+    let mut positions = Vec::new();
+    for seed in 0..games {
+        let mut rng = rng_for(stream, &[seed]);
+        let mut game = start.clone();
+        let mut moves = evoboard::MoveList::new();
+        while game.outcome().is_none() {
+            positions.push(game.clone());
+            game.legal_moves(&mut moves);
+            game.play_unchecked(moves[rand::RngExt::random_range(&mut rng, 0..moves.len())]);
+        }
+    }
+    positions
+}
+
+#[test]
+fn a_learner_taught_exact_late_values_learns_the_results_of_perfect_play() {
+    use evoboard::eval::NamedEvaluators;
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+    let start = Kalah::game(4, 3, false);
+    let teacher = start.exact_teacher(10).unwrap();
+    // Held-out late positions, from random games of their own seeds, with their results.
+    let late: Vec<_> = random_kalah_positions(&start, 300, 77)
+        .into_iter()
+        .filter_map(|p| teacher.value_for_mover(&p).map(|result| (p, result)))
+        .collect();
+    assert!(late.len() > 500, "{} late positions", late.len());
+    let error = |student: &evoboard::nn::Network| {
+        late.iter()
+            .map(|(p, result)| (p.value_for_mover(student) - result).powi(2))
+            .sum::<f32>()
+            / late.len() as f32
+    };
+    let architecture =
+        evoboard::nn::Architecture::NTuple(start.tuple_set("triples+stores").unwrap());
+    let setup = |k: usize| GameSetup {
+        start: start.clone(),
+        opponent: Opponent::SelfPlay,
+        rng: rng_for(5, &[k as u64]),
+    };
+    let settings = TdSettings {
+        learning_rate: 0.002,
+        exploration: 0.3,
+        lambda: 0.0,
+    };
+    let learnt = |teacher: Option<&dyn evoboard::learn::teacher::Teacher<_>>| {
+        let mut student = start.network(&architecture, vec![0.0; architecture.genes()]);
+        train(&mut student, 3000, &setup, settings, teacher);
+        error(&student)
+    };
+    let untaught = learnt(None);
+    let taught = learnt(Some(teacher.as_ref()));
+    let untrained = error(&start.network(&architecture, vec![0.0; architecture.genes()]));
+    assert!(
+        taught < untrained * 0.7 && taught < untaught * 0.8,
+        "error untrained {untrained}, self-taught {untaught}, taught {taught}"
+    );
+}
+
+#[test]
+fn exact_teachers_are_named_right_and_offered_where_a_database_exists() {
+    let message = |teacher: &str, othello: bool| {
+        let config = EvolveConfig {
+            teacher: Some(teacher.to_string()),
+            generations: 1,
+            td_games: 10,
+            ..EvolveConfig::new(Preset::Td)
+        };
+        let dir = temp_dir("exact-teacher");
+        let error = if othello {
+            Evolution::create(Othello::start(), config, &dir).err()
+        } else {
+            Evolution::create(Kalah::game(4, 3, false), config, &dir).err()
+        };
+        let _ = std::fs::remove_dir_all(&dir);
+        error.expect("the teacher was refused").to_string()
+    };
+    assert!(message("exact:12", true).contains("only Kalah"));
+    for seeds in ["many", "40", "1", ""] {
+        let error = message(&format!("exact:{seeds}"), false);
+        assert!(
+            error.contains("whole number of seeds from 2 to 22"),
+            "{error}"
+        );
+        assert!(error.contains(&format!("'{seeds}'")), "{error}");
+    }
 }
 
 #[test]

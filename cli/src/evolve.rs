@@ -150,10 +150,12 @@ pub struct EvolveArgs {
     /// colours alternating, on openings the whole population shares [default: 0].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     sparring_games: Option<u32>,
-    /// A champion file whose network the TD learners distil: each position learns the
-    /// teacher's value instead of the learner's own one move later (kept in run.json: the
-    /// file must stay in place for --resume).
-    #[arg(long, value_name = "PATH")]
+    /// What teaches the TD learners' positions their targets instead of the learner's own
+    /// value one move later: a champion file, whose network every position learns (kept in
+    /// run.json: the file must stay in place for --resume), or `exact:SEEDS` (Kalah), the
+    /// exact result of every position with at most SEEDS (2-22) seeds on the board, from
+    /// an endgame database built when the run starts.
+    #[arg(long, value_name = "PATH|exact:SEEDS")]
     teacher: Option<String>,
     /// Modern preset: let self-adapted steps grow without the bound (5 × --initial-sigma),
     /// as runs made before the bound did.

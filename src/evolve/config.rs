@@ -1,5 +1,6 @@
 //! What an evolution run is: the preset, sizes, budget and benchmark gate.
 
+use crate::search::solve::MAX_LATE_SEEDS;
 use std::fmt;
 use std::str::FromStr;
 
@@ -101,6 +102,9 @@ impl fmt::Display for NetworkChoice {
 /// players (see README, "Results").
 pub const DEFAULT_PRESET: Preset = Preset::Td;
 
+/// The prefix of a `--teacher` that names exact late values rather than a file.
+pub const EXACT_TEACHER: &str = "exact:";
+
 /// Every setting of a run. Stored in `run.json` and in each checkpoint, so a resumed run
 /// continues with exactly the settings it started with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -183,8 +187,10 @@ pub struct EvolveConfig {
     pub sparring: Vec<String>,
     /// Share of TD games played against a sparring partner (the rest is self-play).
     pub sparring_share: f64,
-    /// A champion file whose network TD learners distil: positions learn its values
-    /// instead of the learner's own one move later.
+    /// What teaches TD learners' positions their targets, instead of the learner's own
+    /// value one move later: a champion file, whose network every position learns
+    /// (distillation), or `exact:SEEDS`, the exact result of every position with at most
+    /// SEEDS seeds on the board (Kalah: an endgame database built when the run starts).
     #[serde(default)]
     pub teacher: Option<String>,
     /// Fitness games each individual plays against each sparring partner per generation
@@ -450,6 +456,20 @@ impl EvolveConfig {
         }
         if self.teacher.is_some() && self.td_games == 0 {
             return fail("--teacher needs TD learning games (--td-games)".into());
+        }
+        let exact_seeds = self
+            .teacher
+            .as_deref()
+            .and_then(|t| t.strip_prefix(EXACT_TEACHER));
+        if let Some(seeds) = exact_seeds
+            && !seeds
+                .parse()
+                .is_ok_and(|seeds: u32| (2..=MAX_LATE_SEEDS).contains(&seeds))
+        {
+            return fail(format!(
+                "--teacher {EXACT_TEACHER}SEEDS takes a whole number of seeds from 2 to {MAX_LATE_SEEDS}, not '{}'",
+                seeds.escape_debug()
+            ));
         }
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
         if self.evolves() && !self.league && !partners_play {

@@ -128,7 +128,7 @@ impl<G: NamedEvaluators> Evolution<G> {
                 &mut state.population,
                 &learning::Tutors {
                     sparring: &self.sparring,
-                    teacher: self.teacher.as_ref(),
+                    teacher: self.teacher.as_deref(),
                 },
                 &state.architecture,
                 &|| observer.game_done(),

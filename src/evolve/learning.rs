@@ -1,8 +1,8 @@
 //! The learning phase of a generation: each individual plays `td_games` games of TD
 //! learning (see [`crate::learn::td`]), in self-play or against sparring partners.
 //!
-//! With a teacher network, positions learn the teacher's values instead of their own
-//! one move later (see [`crate::learn::td::train`]).
+//! With a teacher, positions learn the teacher's values, where it knows them, instead of
+//! their own one move later (see [`crate::learn::td::train`]).
 //!
 //! Game k of individual i in generation g starts from an opening of `td_opening_plies`
 //! random plies and draws all its randomness from (seed, g, i, k): whether it is against a
@@ -17,17 +17,17 @@ use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
 use crate::games::Player;
 use crate::learn::td::{self, GameSetup, Opponent, TdSettings};
-use crate::nn::Network;
+use crate::learn::teacher::Teacher;
 use crate::rng::rng_for;
 
 /// Stream tag of the learning games' seeds (see [`crate::rng::derive_seed`]).
 const TD_STREAM: u64 = 0x7464_6c67;
 
-/// Who a learner learns with: the sparring partners it plays, and the network whose values
-/// it distils, if any.
+/// Who a learner learns with: the sparring partners it plays, and what teaches its
+/// positions their targets, if anything.
 pub struct Tutors<'a, G> {
     pub sparring: &'a [Box<dyn Agent<G>>],
-    pub teacher: Option<&'a Network>,
+    pub teacher: Option<&'a dyn Teacher<G>>,
 }
 
 /// Lets each individual learn from its generation's games; returns each one's score

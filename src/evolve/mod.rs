@@ -32,7 +32,7 @@ use std::collections::HashMap;
 
 use crate::arena::Agent;
 use crate::eval::NamedEvaluators;
-use crate::nn::Network;
+use crate::learn::teacher::Teacher;
 use checkpoint::{EvolutionState, RunDir, RunLock};
 
 /// Stream tags of the run's seeds (see [`crate::rng::derive_seed`]).
@@ -62,8 +62,8 @@ pub struct Evolution<G: NamedEvaluators> {
     seconds: HashMap<u32, String>,
     /// The sparring partners of TD games, built from the settings.
     sparring: Vec<Box<dyn Agent<G>>>,
-    /// The network TD learners distil, loaded from `config.teacher`.
-    teacher: Option<Network>,
+    /// What TD learners are taught, from `config.teacher`: a network or exact late values.
+    teacher: Option<Box<dyn Teacher<G>>>,
     /// The benchmark opponents with their specs, the first deciding gate and champion.
     opponents: Vec<Named<G>>,
 }

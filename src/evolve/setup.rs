@@ -9,13 +9,14 @@ use std::path::Path;
 use crate::arena::{Agent, AgentSpec, random_openings};
 use crate::champion::Champion;
 use crate::eval::NamedEvaluators;
-use crate::nn::{Architecture, Network, Topology};
+use crate::learn::teacher::{NetworkTeacher, Teacher};
+use crate::nn::{Architecture, Topology};
 use crate::persist::PersistError;
 use crate::rng::rng_for;
 
 use super::benchmark::benchmark_opponents;
 use super::checkpoint::{EvolutionState, RunDir, RunLock};
-use super::config::{ConfigError, EvolveConfig, NetworkChoice};
+use super::config::{ConfigError, EXACT_TEACHER, EvolveConfig, NetworkChoice};
 use super::{EVOLVE_STREAM, Evolution, EvolveError, RunFiles, learner, stats};
 
 impl<G: NamedEvaluators> Evolution<G> {
@@ -27,7 +28,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         };
         let architecture = architecture_for(&start, &config)?;
         let teacher = load_teacher(&start, &config)?;
-        check_memory(&start, &config, &architecture, teacher.as_ref())?;
+        check_memory(&start, &config, &architecture, teacher.as_deref())?;
         check_benchmark_openings(&start, &config)?;
         let sparring = sparring_partners(&start, &config)?;
         let opponents = benchmark_opponents(&start, &config)?;
@@ -71,7 +72,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         info.config.validate()?;
         let teacher = load_teacher(&start, &info.config)?;
         let architecture = architecture_for(&start, &info.config)?;
-        check_memory(&start, &info.config, &architecture, teacher.as_ref())?;
+        check_memory(&start, &info.config, &architecture, teacher.as_deref())?;
         let mut state = match run.latest_checkpoint() {
             Some(generation) => {
                 let path = run.checkpoint(generation);
@@ -157,10 +158,10 @@ fn check_memory<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
     architecture: &Architecture,
-    teacher: Option<&Network>,
+    teacher: Option<&dyn Teacher<G>>,
 ) -> Result<(), EvolveError> {
     let symmetries = start.cell_board().map_or(1, |board| board.symmetries.len());
-    let teacher_bytes = teacher.map_or(0, |t| t.architecture().network_bytes(symmetries));
+    let teacher_bytes = teacher.map_or(0, |t| t.bytes());
     config.check_memory(
         architecture.genes(),
         architecture.network_bytes(symmetries),
@@ -241,16 +242,31 @@ fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionS
     }
 }
 
-/// The network of the run's teacher file, if it has one.
+/// What the run's learners are taught, if anything: exact late values (`exact:SEEDS`,
+/// built here) or the network of a champion file.
 fn load_teacher<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
-) -> Result<Option<Network>, EvolveError> {
-    let Some(path) = &config.teacher else {
+) -> Result<Option<Box<dyn Teacher<G>>>, EvolveError> {
+    let Some(spec) = &config.teacher else {
         return Ok(None);
     };
-    let champion = Champion::load_for(Path::new(path), start)?;
-    Ok(Some(start.network(&champion.architecture, champion.genes)))
+    if let Some(seeds) = spec.strip_prefix(EXACT_TEACHER) {
+        let seeds = seeds.parse().map_err(|_| {
+            ConfigError(format!(
+                "--teacher {spec}: {EXACT_TEACHER} takes the most seeds on the board, a whole number"
+            ))
+        })?;
+        let teacher = start
+            .exact_teacher(seeds)
+            .map_err(|reason| ConfigError(format!("--teacher {spec}: {reason}")))?;
+        return Ok(Some(teacher));
+    }
+    let champion = Champion::load_for(Path::new(spec), start)?;
+    let symmetries = start.cell_board().map_or(1, |board| board.symmetries.len());
+    let bytes = champion.architecture.network_bytes(symmetries);
+    let network = start.network(&champion.architecture, champion.genes);
+    Ok(Some(Box::new(NetworkTeacher::new(network, bytes))))
 }
 
 /// The agents of the run's sparring specs.

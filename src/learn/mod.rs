@@ -2,4 +2,5 @@
 
 pub mod ordered;
 pub mod td;
+pub mod teacher;
 pub mod updates;

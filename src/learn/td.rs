@@ -29,6 +29,7 @@ use crate::eval::neural::NeuralInput;
 use crate::games::joint::is_joint;
 use crate::games::{Game, MoveList, Player};
 use crate::learn::ordered::in_order;
+use crate::learn::teacher::Teacher;
 use crate::learn::updates::Updates;
 use crate::nn::Network;
 use crate::nn::ntuple::IndexCache;
@@ -225,16 +226,18 @@ pub struct GameSetup<'a, G: Game> {
 /// which only one thread can do, then takes little time from the games (see
 /// [`Updates`] for what is left of it).
 ///
-/// With a `teacher`, every position is moved towards the teacher's value of it instead of
-/// the learner's own value one move later (distillation on the positions the learner's
-/// own play reaches): a network that learns slowly from results alone, such as an MLP
-/// over raw discs, can learn the evaluation a faster learner found.
+/// With a `teacher`, each position it knows is moved towards the teacher's value of it
+/// instead of the learner's own value one move later. A teacher network knows every
+/// position (distillation on the positions the learner's own play reaches): a network that
+/// learns slowly from results alone, such as an MLP over raw discs, can learn the
+/// evaluation a faster learner found. Exact late values teach the endgame its true results,
+/// from which TD carries them back to earlier positions.
 pub fn train<'a, G: NeuralInput>(
     network: &mut Network,
     games: usize,
     setup: &(dyn Fn(usize) -> GameSetup<'a, G> + Sync),
     settings: TdSettings,
-    teacher: Option<&Network>,
+    teacher: Option<&dyn Teacher<G>>,
 ) -> Vec<Option<i32>> {
     let rate = settings.learning_rate;
     let mut results = Vec::with_capacity(games);
@@ -264,12 +267,12 @@ pub fn train<'a, G: NeuralInput>(
 
 /// Plays the learning game `setup` against `network` and returns its updates, prepared
 /// (see [`Updates`]), with its result (see [`Trajectory::result`]). With a `teacher`, the
-/// targets are the teacher's values (see [`train`]).
+/// targets are the teacher's values where it knows them (see [`train`]).
 fn play_game<G: NeuralInput>(
     network: &Network,
     setup: GameSetup<'_, G>,
     settings: TdSettings,
-    teacher: Option<&Network>,
+    teacher: Option<&dyn Teacher<G>>,
 ) -> (Updates<G>, Option<i32>) {
     let GameSetup {
         start,
@@ -279,7 +282,9 @@ fn play_game<G: NeuralInput>(
     let mut trajectory = play_trajectory(network, &start, &opponent, settings, &mut rng);
     if let Some(teacher) = teacher {
         for (position, target) in &mut trajectory.updates {
-            *target = position.value_for_mover(teacher);
+            if let Some(value) = teacher.value_for_mover(position) {
+                *target = value;
+            }
         }
     }
     (

@@ -23,6 +23,7 @@ mod board;
 mod busy;
 mod endgame;
 mod guess;
+mod late;
 mod mtdf;
 mod numbering;
 mod search;
@@ -33,6 +34,7 @@ use busy::Busy;
 use endgame::Endgames;
 use table::Table;
 
+pub use late::{LateValues, MAX_LATE_SEEDS};
 pub use mtdf::{KalahSolver, check_board, solve};
 pub use table::BUCKET_BYTES;
 
@@ -78,6 +80,9 @@ pub enum SolveError {
     /// could be solved.
     #[error("a board of {pits} pits a side with {seeds} seeds has too many positions to solve")]
     TooManyPositions { pits: usize, seeds: usize },
+    /// A database of late positions asked for too few or too many seeds on the board.
+    #[error("exact late values cover 2 to {MAX_LATE_SEEDS} seeds on the board, not {0}")]
+    LateSeeds(u32),
 }
 
 impl SolveError {
@@ -85,7 +90,9 @@ impl SolveError {
     pub fn is_bad_input(&self) -> bool {
         matches!(
             self,
-            SolveError::TooManyPits(_) | SolveError::TooManyPositions { .. }
+            SolveError::TooManyPits(_)
+                | SolveError::TooManyPositions { .. }
+                | SolveError::LateSeeds(_)
         )
     }
 }
