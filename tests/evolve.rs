@@ -1050,10 +1050,18 @@ fn a_learner_taught_exact_late_values_learns_the_results_of_perfect_play() {
     use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
     let start = Kalah::game(4, 3, false);
     let teacher = start.exact_teacher(10).unwrap();
+    let architecture =
+        evoboard::nn::Architecture::NTuple(start.tuple_set("triples+stores").unwrap());
+    // The exact teacher does not look at the learner.
+    let unused = start.network(&architecture, vec![0.0; architecture.genes()]);
     // Held-out late positions, from random games of their own seeds, with their results.
     let late: Vec<_> = random_kalah_positions(&start, 300, 77)
         .into_iter()
-        .filter_map(|p| teacher.value_for_mover(&p).map(|result| (p, result)))
+        .filter_map(|p| {
+            teacher
+                .value_for_mover(&p, &unused)
+                .map(|result| (p, result))
+        })
         .collect();
     assert!(late.len() > 500, "{} late positions", late.len());
     let error = |student: &evoboard::nn::Network| {
@@ -1089,6 +1097,49 @@ fn a_learner_taught_exact_late_values_learns_the_results_of_perfect_play() {
 }
 
 #[test]
+fn a_one_ply_search_teaches_what_td_learns_alone_and_a_deeper_one_teaches_more() {
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+    use evoboard::learn::teacher::{SearchTeacher, Teacher};
+    let start = Kalah::game(4, 3, false);
+    let architecture =
+        evoboard::nn::Architecture::NTuple(start.tuple_set("triples+stores").unwrap());
+    let setup = |k: usize| GameSetup {
+        start: start.clone(),
+        opponent: Opponent::SelfPlay,
+        rng: rng_for(6, &[k as u64]),
+    };
+    let settings = TdSettings {
+        learning_rate: 0.002,
+        exploration: 0.2,
+        lambda: 0.0,
+    };
+    let learnt = |teacher: Option<&dyn Teacher<_>>| {
+        let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
+        train(&mut network, 500, &setup, settings, teacher);
+        network.genes().to_vec()
+    };
+    let alone = learnt(None);
+    // TD(0)'s target is the value of the best move: a one-ply search's value.
+    let one_ply = learnt(Some(&SearchTeacher { depth: 1 }));
+    let largest_gap = alone
+        .iter()
+        .zip(&one_ply)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(largest_gap < 1e-4, "weights differ by {largest_gap}");
+    assert!(alone.iter().any(|&w| w != 0.0));
+    // Three plies see further: other targets, other weights.
+    let three_ply = learnt(Some(&SearchTeacher { depth: 3 }));
+    let moved = alone
+        .iter()
+        .zip(&three_ply)
+        .filter(|(a, b)| (*a - *b).abs() > 1e-3)
+        .count();
+    assert!(moved > 10, "{moved} weights moved");
+}
+
+#[test]
 fn exact_teachers_are_named_right_and_offered_where_a_database_exists() {
     let message = |teacher: &str, othello: bool| {
         let config = EvolveConfig {
@@ -1114,6 +1165,11 @@ fn exact_teachers_are_named_right_and_offered_where_a_database_exists() {
             "{error}"
         );
         assert!(error.contains(&format!("'{seeds}'")), "{error}");
+    }
+    for depth in ["deep", "0", "9"] {
+        let error = message(&format!("search:{depth}"), true);
+        assert!(error.contains("a depth from 1 to 8"), "{error}");
+        assert!(error.contains(&format!("'{depth}'")), "{error}");
     }
 }
 

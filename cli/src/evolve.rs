@@ -152,10 +152,11 @@ pub struct EvolveArgs {
     sparring_games: Option<u32>,
     /// What teaches the TD learners' positions their targets instead of the learner's own
     /// value one move later: a champion file, whose network every position learns (kept in
-    /// run.json: the file must stay in place for --resume), or `exact:SEEDS` (Kalah), the
+    /// run.json: the file must stay in place for --resume); `exact:SEEDS` (Kalah), the
     /// exact result of every position with at most SEEDS (2-22) seeds on the board, from
-    /// an endgame database built when the run starts.
-    #[arg(long, value_name = "PATH|exact:SEEDS")]
+    /// an endgame database built when the run starts; or `search:DEPTH` (1-8), the value
+    /// the learner's own alpha-beta search of DEPTH plies finds.
+    #[arg(long, value_name = "PATH|exact:SEEDS|search:DEPTH")]
     teacher: Option<String>,
     /// Modern preset: let self-adapted steps grow without the bound (5 × --initial-sigma),
     /// as runs made before the bound did.

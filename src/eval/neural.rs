@@ -411,10 +411,21 @@ impl NeuralEvaluator {
 
 impl<G: NeuralInput> Evaluator<G> for NeuralEvaluator {
     fn evaluate(&self, game: &G, perspective: Player) -> f32 {
-        match &self.network {
+        NetworkView(&self.network).evaluate(game, perspective)
+    }
+}
+
+/// A network borrowed as a static evaluator, as [`NeuralEvaluator`] owns one: what a
+/// learner's search over its own weights uses, without a copy of them for each search.
+#[derive(Clone, Copy, Debug)]
+pub struct NetworkView<'n>(pub &'n Network);
+
+impl<G: NeuralInput> Evaluator<G> for NetworkView<'_> {
+    fn evaluate(&self, game: &G, perspective: Player) -> f32 {
+        match self.0 {
             Network::Mlp(mlp) => 2.0 * game.network_output(mlp, perspective) - 1.0,
             Network::NTuple(_) => {
-                let score = game.score_for_mover(&self.network);
+                let score = game.score_for_mover(self.0);
                 if perspective == game.to_move() {
                     score
                 } else {

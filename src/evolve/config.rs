@@ -105,6 +105,12 @@ pub const DEFAULT_PRESET: Preset = Preset::Td;
 /// The prefix of a `--teacher` that names exact late values rather than a file.
 pub const EXACT_TEACHER: &str = "exact:";
 
+/// The prefix of a `--teacher` that names the learner's own search rather than a file.
+pub const SEARCH_TEACHER: &str = "search:";
+
+/// Deepest search a learner may be taught by: each learning position costs one search.
+pub const MAX_TEACHER_DEPTH: u32 = 8;
+
 /// Every setting of a run. Stored in `run.json` and in each checkpoint, so a resumed run
 /// continues with exactly the settings it started with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -189,8 +195,9 @@ pub struct EvolveConfig {
     pub sparring_share: f64,
     /// What teaches TD learners' positions their targets, instead of the learner's own
     /// value one move later: a champion file, whose network every position learns
-    /// (distillation), or `exact:SEEDS`, the exact result of every position with at most
-    /// SEEDS seeds on the board (Kalah: an endgame database built when the run starts).
+    /// (distillation); `exact:SEEDS`, the exact result of every position with at most
+    /// SEEDS seeds on the board (Kalah: an endgame database built when the run starts); or
+    /// `search:DEPTH`, the value the learner's own alpha-beta search of DEPTH plies finds.
     #[serde(default)]
     pub teacher: Option<String>,
     /// Fitness games each individual plays against each sparring partner per generation
@@ -469,6 +476,20 @@ impl EvolveConfig {
             return fail(format!(
                 "--teacher {EXACT_TEACHER}SEEDS takes a whole number of seeds from 2 to {MAX_LATE_SEEDS}, not '{}'",
                 seeds.escape_debug()
+            ));
+        }
+        let search_depth = self
+            .teacher
+            .as_deref()
+            .and_then(|t| t.strip_prefix(SEARCH_TEACHER));
+        if let Some(depth) = search_depth
+            && !depth
+                .parse()
+                .is_ok_and(|depth: u32| (1..=MAX_TEACHER_DEPTH).contains(&depth))
+        {
+            return fail(format!(
+                "--teacher {SEARCH_TEACHER}DEPTH takes a depth from 1 to {MAX_TEACHER_DEPTH}, not '{}'",
+                depth.escape_debug()
             ));
         }
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;

@@ -9,14 +9,14 @@ use std::path::Path;
 use crate::arena::{Agent, AgentSpec, random_openings};
 use crate::champion::Champion;
 use crate::eval::NamedEvaluators;
-use crate::learn::teacher::{NetworkTeacher, Teacher};
+use crate::learn::teacher::{NetworkTeacher, SearchTeacher, Teacher};
 use crate::nn::{Architecture, Topology};
 use crate::persist::PersistError;
 use crate::rng::rng_for;
 
 use super::benchmark::benchmark_opponents;
 use super::checkpoint::{EvolutionState, RunDir, RunLock};
-use super::config::{ConfigError, EXACT_TEACHER, EvolveConfig, NetworkChoice};
+use super::config::{ConfigError, EXACT_TEACHER, EvolveConfig, NetworkChoice, SEARCH_TEACHER};
 use super::{EVOLVE_STREAM, Evolution, EvolveError, RunFiles, learner, stats};
 
 impl<G: NamedEvaluators> Evolution<G> {
@@ -243,7 +243,7 @@ fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionS
 }
 
 /// What the run's learners are taught, if anything: exact late values (`exact:SEEDS`,
-/// built here) or the network of a champion file.
+/// built here), their own search (`search:DEPTH`) or the network of a champion file.
 fn load_teacher<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
@@ -261,6 +261,14 @@ fn load_teacher<G: NamedEvaluators>(
             .exact_teacher(seeds)
             .map_err(|reason| ConfigError(format!("--teacher {spec}: {reason}")))?;
         return Ok(Some(teacher));
+    }
+    if let Some(depth) = spec.strip_prefix(SEARCH_TEACHER) {
+        let depth = depth.parse().map_err(|_| {
+            ConfigError(format!(
+                "--teacher {spec}: {SEARCH_TEACHER} takes a search depth, a whole number"
+            ))
+        })?;
+        return Ok(Some(Box::new(SearchTeacher { depth })));
     }
     let champion = Champion::load_for(Path::new(spec), start)?;
     let symmetries = start.cell_board().map_or(1, |board| board.symmetries.len());

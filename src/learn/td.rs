@@ -282,7 +282,7 @@ fn play_game<G: NeuralInput>(
     let mut trajectory = play_trajectory(network, &start, &opponent, settings, &mut rng);
     if let Some(teacher) = teacher {
         for (position, target) in &mut trajectory.updates {
-            if let Some(value) = teacher.value_for_mover(position) {
+            if let Some(value) = teacher.value_for_mover(position, network) {
                 *target = value;
             }
         }

@@ -1,18 +1,22 @@
 //! Teachers: values a TD learner's positions learn instead of the learner's own value one
 //! move later (see [`super::td::train`]). A stronger network teaches every position
 //! (distillation); an endgame database teaches the late positions whose result perfect
-//! play has already fixed, and leaves the rest to TD.
+//! play has already fixed, and leaves the rest to TD; a search over the learner's own
+//! weights teaches each position what looking further ahead makes of it (bootstrapping
+//! from search: Samuel 1959's checkers player; Veness, Silver, Uther & Blair 2009).
 
-use crate::eval::neural::NeuralInput;
+use crate::eval::neural::{NetworkView, NeuralInput};
 use crate::games::mancala::{Kalah, Mancala};
 use crate::nn::Network;
 use crate::search::solve::LateValues;
+use crate::search::{WIN_VALUE, search};
 
 /// What a learner may be taught: a target for some positions.
 pub trait Teacher<G>: Send + Sync {
     /// The value `position` should learn for its side to move (in [−1, 1], as a result is),
-    /// or `None` where the teacher does not know it.
-    fn value_for_mover(&self, position: &G) -> Option<f32>;
+    /// or `None` where the teacher does not know it; `learner` is the learner's network as
+    /// it plays the game.
+    fn value_for_mover(&self, position: &G, learner: &Network) -> Option<f32>;
 
     /// Memory the teacher holds, in bytes, counted in the run's memory bound.
     fn bytes(&self) -> usize;
@@ -32,7 +36,7 @@ impl NetworkTeacher {
 }
 
 impl<G: NeuralInput> Teacher<G> for NetworkTeacher {
-    fn value_for_mover(&self, position: &G) -> Option<f32> {
+    fn value_for_mover(&self, position: &G, _learner: &Network) -> Option<f32> {
         Some(position.value_for_mover(&self.network))
     }
 
@@ -55,7 +59,7 @@ impl ExactLateTeacher {
 }
 
 impl Teacher<Mancala<Kalah>> for ExactLateTeacher {
-    fn value_for_mover(&self, position: &Mancala<Kalah>) -> Option<f32> {
+    fn value_for_mover(&self, position: &Mancala<Kalah>, _learner: &Network) -> Option<f32> {
         self.values
             .margin_for_mover(position)
             .map(|margin| margin.signum() as f32)
@@ -63,5 +67,28 @@ impl Teacher<Mancala<Kalah>> for ExactLateTeacher {
 
     fn bytes(&self) -> usize {
         self.values.bytes()
+    }
+}
+
+/// The learner's own alpha-beta search of `depth` plies: each position learns the value
+/// the search finds for it (a finished game's exact result where the search sees the end).
+/// At depth 1 that is TD(0)'s own target, the value of the best move; deeper, the target
+/// looks further ahead than the one-ply play it comes from.
+pub struct SearchTeacher {
+    pub depth: u32,
+}
+
+impl<G: NeuralInput> Teacher<G> for SearchTeacher {
+    fn value_for_mover(&self, position: &G, learner: &Network) -> Option<f32> {
+        let value = search(position, self.depth, &NetworkView(learner)).value;
+        Some(if value.abs() >= WIN_VALUE / 2.0 {
+            value.signum()
+        } else {
+            learner.squash(value)
+        })
+    }
+
+    fn bytes(&self) -> usize {
+        0
     }
 }
