@@ -5,31 +5,47 @@
 //! opponent's (from the opponent's left); a cell's state is its seed count, capped at 15.
 //! The board has no symmetry a network could share (the side to move's view already makes
 //! both players alike). Global features give what pit patterns cannot: the store
-//! difference, and the seeds left on each side.
+//! difference, the seeds left on each side, and what the side to move's moves do this turn
+//! (found by playing each: sowing relays, captures and extra turns depend on pits far
+//! apart, which no small tuple sees together).
 
-use crate::games::Player;
-use crate::games::mancala::Board;
+use arrayvec::ArrayVec;
+
+use crate::games::mancala::{Board, Mancala, OnBoard, Rules};
+use crate::games::{Game, MoveList, Player};
 use crate::nn::TupleSpec;
+use crate::nn::ntuple::MAX_FEATURES;
 use crate::nn::ntuple::split_set_name;
 
 /// Cell states: 0 to 15 seeds (more count as 15).
 pub const STATES: u8 = 16;
 
 /// The global features: own store minus the opponent's (−63 to 63, shifted to 0–126), the
-/// seeds on each side's row (0–99), and each store's own count (0–99: how near a sure win).
-pub const GLOBAL_FEATURES: [(&str, u16); 5] = [
+/// seeds on each side's row (0–99), each store's own count (0–99: how near a sure win), the
+/// most seeds one move of the side to move banks this turn (0–31: sowing past its store,
+/// captures, a finished game's rows) and how many of its moves give it another turn (0–7).
+pub const GLOBAL_FEATURES: [(&str, u16); 7] = [
     ("store-difference", 127),
     ("row", 100),
     ("opponent-row", 100),
     ("store", 100),
     ("opponent-store", 100),
+    ("best-bank", BANK_VALUES),
+    ("extra-turns", TURN_VALUES),
 ];
 
+/// Values of the `best-bank` feature: 0 to 31 seeds (more count as 31).
+const BANK_VALUES: u16 = 32;
+
+/// Values of the `extra-turns` feature: 0 to 7 moves (more count as 7).
+const TURN_VALUES: u16 = 8;
+
 /// The `+EXTRA` suffixes of set names and the global features each adds.
-const EXTRAS: [(&str, &[&str]); 3] = [
+const EXTRAS: [(&str, &[&str]); 4] = [
     ("stores", &["store-difference"]),
     ("rows", &["row", "opponent-row"]),
     ("store-counts", &["store", "opponent-store"]),
+    ("moves", &["best-bank", "extra-turns"]),
 ];
 
 /// The set the TD preset trains by default.
@@ -80,18 +96,66 @@ pub fn read_cells(board: &Board, perspective: Player, out: &mut [u8]) {
     }
 }
 
-/// The value of global feature `index` of `board` for `perspective`.
-pub fn global_feature(board: &Board, perspective: Player, index: u8) -> u16 {
+/// The values of global features `sources` (indices into [`GLOBAL_FEATURES`]) of `game`
+/// for `perspective`; the side to move's moves are played at most once, whichever features
+/// need them.
+pub fn global_features<R: Rules>(
+    game: &Mancala<R>,
+    perspective: Player,
+    sources: &[u8],
+) -> ArrayVec<u16, MAX_FEATURES> {
+    let board = game.board();
     let opponent = perspective.opponent();
-    match index {
-        0 => {
-            let difference = i32::from(board.store(perspective)) - i32::from(board.store(opponent));
-            (difference.clamp(-63, 63) + 63) as u16
+    let mut moves: Option<MoveEffects> = None;
+    let mut effects = || *moves.get_or_insert_with(|| MoveEffects::of(game, perspective));
+    sources
+        .iter()
+        .map(|&index| match index {
+            0 => {
+                let difference =
+                    i32::from(board.store(perspective)) - i32::from(board.store(opponent));
+                (difference.clamp(-63, 63) + 63) as u16
+            }
+            1 => board.row_total(perspective).min(99) as u16,
+            2 => board.row_total(opponent).min(99) as u16,
+            3 => u16::from(board.store(perspective).min(99)),
+            4 => u16::from(board.store(opponent).min(99)),
+            5 => effects().best_bank.min(BANK_VALUES - 1),
+            _ => effects().extra_turns.min(TURN_VALUES - 1),
+        })
+        .collect()
+}
+
+/// What the moves of the side to move do this turn, found by playing each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveEffects {
+    /// The most seeds one move adds to the mover's store.
+    pub best_bank: u16,
+    /// The moves after which the mover moves again.
+    pub extra_turns: u16,
+}
+
+impl MoveEffects {
+    /// The effects of `perspective`'s moves in `game`: none when it is not to move (a
+    /// network reads a position for its side to move) or the game is over.
+    pub fn of<R: Rules>(game: &Mancala<R>, perspective: Player) -> MoveEffects {
+        let mut effects = MoveEffects::default();
+        if game.to_move() != perspective || game.outcome().is_some() {
+            return effects;
         }
-        1 => board.row_total(perspective).min(99) as u16,
-        2 => board.row_total(opponent).min(99) as u16,
-        3 => u16::from(board.store(perspective).min(99)),
-        _ => u16::from(board.store(opponent).min(99)),
+        let before = game.board().store(perspective);
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut moves);
+        for &mv in moves.iter() {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            let banked = child.board().store(perspective).saturating_sub(before);
+            effects.best_bank = effects.best_bank.max(u16::from(banked));
+            if child.outcome().is_none() && child.to_move() == perspective {
+                effects.extra_turns += 1;
+            }
+        }
+        effects
     }
 }
 

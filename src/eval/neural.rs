@@ -333,10 +333,7 @@ impl<R: crate::games::mancala::Rules> NeuralInput for crate::games::mancala::Man
     }
 
     fn global_features(&self, perspective: Player, sources: &[u8]) -> ArrayVec<u16, MAX_FEATURES> {
-        sources
-            .iter()
-            .map(|&index| mancala_tuples::global_feature(self.board(), perspective, index))
-            .collect()
+        mancala_tuples::global_features(self, perspective, sources)
     }
 
     fn tuple_sets(&self) -> &'static [(&'static str, &'static str)] {
