@@ -213,8 +213,8 @@ fn solve(
 
 /// A pool of `threads` threads for a parallel solve, or `None` to search on the calling
 /// thread alone (one thread asked for, or a pool that could not be made). Pools are kept
-/// for the next solve on as many threads: a clocked player solves at every move, and
-/// starting threads each time would cost more than a short solve.
+/// for the next solve on as many threads: a clocked player solves at every move of its
+/// endgame, and need not start its threads anew each time.
 fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
     /// The pools kept, the most recently made last; only the last few are kept.
     static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
