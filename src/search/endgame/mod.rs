@@ -8,8 +8,8 @@
 //!   that the threads share without locks;
 //! - far from the end, moves are ordered by a shallow search with the Othello heuristic;
 //!   nearer the end *fastest first* (the move leaving the opponent the fewest replies,
-//!   corner replies counted double, then the opponent's potential mobility, then
-//!   parity);
+//!   corner replies counted double, then the opponent's potential mobility, the
+//!   mover's discs made stable by corners, parity and the kind of square);
 //! - a node is cut before it is searched when the table already proves a child good
 //!   enough (enhanced transposition cut-off), or when the opponent's stable discs cap the
 //!   final margin at the window's lower bound (stability cut-off);
@@ -24,7 +24,7 @@
 //! the published FFO test positions.
 
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::games::othello::{Move, Othello};
@@ -212,16 +212,33 @@ fn solve(
 }
 
 /// A pool of `threads` threads for a parallel solve, or `None` to search on the calling
-/// thread alone (one thread asked for, or a pool that could not be made).
-fn pool(threads: usize) -> Option<rayon::ThreadPool> {
-    (threads > 1)
-        .then(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .ok()
-        })
-        .flatten()
+/// thread alone (one thread asked for, or a pool that could not be made). Pools are kept
+/// for the next solve on as many threads: a clocked player solves at every move of its
+/// endgame, and need not start its threads anew each time.
+fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    /// The pools kept, the most recently made last; only the last few are kept.
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    const KEPT: usize = 4;
+    if threads <= 1 {
+        return None;
+    }
+    let mut pools = POOLS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(size, _)| *size == threads) {
+        return Some(Arc::clone(pool));
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()?,
+    );
+    if pools.len() == KEPT {
+        pools.remove(0);
+    }
+    pools.push((threads, Arc::clone(&pool)));
+    Some(pool)
 }
 
 /// Watches a solve until its searching thread ends (and drops its sender): passes on the

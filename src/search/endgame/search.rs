@@ -41,6 +41,41 @@ const ETC_EMPTIES: u32 = 10;
 /// subtree is too small to pay for handing it over.
 const SPLIT_EMPTIES: u32 = 12;
 
+/// The discs of `discs` on corners, and on the edge squares next to a corner it holds.
+fn corner_stable(discs: u64) -> u64 {
+    let next = ((discs & 0x0100_0000_0000_0001) << 1)
+        | ((discs & 0x8000_0000_0000_0080) >> 1)
+        | ((discs & 0x0000_0000_0000_0081) << 8)
+        | ((discs & 0x8100_0000_0000_0000) >> 8);
+    (next | CORNERS) & discs
+}
+
+/// Square classes, best first: corners, edges, the inner squares, C-squares, X-squares.
+static SQUARE_CLASS: [u8; 64] = {
+    let mut class = [2u8; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (row, col) = (square / 8, square % 8);
+        let edge_row = row == 0 || row == 7;
+        let edge_col = col == 0 || col == 7;
+        let near_row = row == 1 || row == 6;
+        let near_col = col == 1 || col == 6;
+        class[square] = if edge_row && edge_col {
+            0
+        } else if (edge_row && near_col) || (near_row && edge_col) {
+            3
+        } else if near_row && near_col {
+            4
+        } else if edge_row || edge_col {
+            1
+        } else {
+            2
+        };
+        square += 1;
+    }
+    class
+};
+
 /// Nodes a searcher counts before adding them to the shared count.
 const FLUSH_NODES: u64 = 1 << 14;
 
@@ -427,9 +462,12 @@ impl<'s> Searcher<'s> {
     /// The moves in `moves` with their flips, keyed for ordering: the table's best move
     /// `hint` first, then, from [`PROBE_EMPTIES`] up, by a shallow heuristic search of
     /// each, and below that fastest first. A move's key counts the opponent's replies
-    /// (corner replies twice over), then, with less weight, the opponent's potential
-    /// mobility (empty squares next to the mover's discs), and last whether it leaves its
-    /// board quarter with an even number of empties (parity).
+    /// (corner replies twice over) 16 each, the opponent's potential mobility (empty
+    /// squares next to the mover's discs) 4 each, the mover's discs not made stable by a
+    /// corner 6 each (of the 12 corner and next-to-corner edge squares), 2 for leaving its
+    /// board quarter an even number of empties (parity), and the square's class (corner,
+    /// edge, inner, C-, X-square) 0–4. The weights were tuned on the node counts of FFO
+    /// #40–#47 (see docs/measurements.md).
     fn order(&mut self, own: u64, opp: u64, moves: u64, hint: u8, empties: u32) -> Moves {
         let empty = !(own | opp);
         let odd = odd_squares(empty);
@@ -460,9 +498,12 @@ impl<'s> Searcher<'s> {
                     let replies = legal_moves(next_own, next_opp);
                     let potential = neighbours(next_opp) & empty & !(1 << square);
                     let even = u32::from(odd >> square & 1 == 0);
-                    1 + 8 * (replies.count_ones() + (replies & CORNERS).count_ones())
-                        + 2 * potential.count_ones()
-                        + even
+                    let unstable = 12 - corner_stable(next_opp).count_ones();
+                    1 + 16 * (replies.count_ones() + (replies & CORNERS).count_ones())
+                        + 4 * potential.count_ones()
+                        + 6 * unstable
+                        + 2 * even
+                        + u32::from(SQUARE_CLASS[square as usize])
                 };
                 Child { key, ..child }
             })
