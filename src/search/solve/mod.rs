@@ -10,7 +10,8 @@
 //!
 //! The search: MTD(f) null-window probes at the root; fail-soft alpha-beta with a bounded
 //! transposition table of bounds and best moves (`table::Table`); moves ordered by the
-//! table's best move, then extra turns, then seeds banked; and a futility cut-off (no
+//! table's best move, then extra turns (nearest the store first), then seeds banked; and
+//! a futility cut-off (no
 //! player can gain more than the seeds still on the board). Each probe may run on several
 //! threads sharing the table; the value and the best move do not depend on their number.
 //!
@@ -45,8 +46,8 @@ pub struct Solution {
     /// Final store margin (first player's store minus the second's) under perfect play.
     pub first_player_margin: i32,
     /// A best move of the side to move (pits numbered from 0, from the mover's left): the
-    /// first in the solver's fixed order (extra turns, then seeds banked, then the pit)
-    /// that reaches the value. `None` when the game is over.
+    /// first in the solver's fixed order (extra turns, nearest the store first, then seeds
+    /// banked, then the pit) that reaches the value. `None` when the game is over.
     pub best_pit: Option<usize>,
     /// Nodes searched, by every thread.
     pub nodes: u64,
@@ -78,6 +79,9 @@ pub enum SolveError {
     /// could be solved.
     #[error("a board of {pits} pits a side with {seeds} seeds has too many positions to solve")]
     TooManyPositions { pits: usize, seeds: usize },
+    /// The system would not give the memory for the table or the endgame database.
+    #[error("{0} for the solver's table and endgame database: ask for less memory")]
+    OutOfMemory(#[from] crate::search::memory::OutOfMemory),
 }
 
 impl SolveError {
