@@ -80,7 +80,9 @@ pub enum SolveError {
     #[error("a board of {pits} pits a side with {seeds} seeds has too many positions to solve")]
     TooManyPositions { pits: usize, seeds: usize },
     /// The system would not give the memory for the table or the endgame database.
-    #[error("{0} for the solver's table and endgame database: ask for less memory")]
+    #[error(
+        "the system would not give the memory for the solver's table and endgame database; ask for less"
+    )]
     OutOfMemory(#[from] crate::search::memory::OutOfMemory),
 }
 

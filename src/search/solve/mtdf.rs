@@ -123,6 +123,15 @@ impl KalahSolver {
             table_bytes / 8,
             empty_capture,
         )?;
+        let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
+        let table_bytes = endgames.as_ref().map_or(table_bytes, |e| {
+            (table_bytes - endgame_bytes)
+                .min(e.positions() * TABLE_ENTRIES_PER_ENDGAME_POSITION * ENTRY_BYTES)
+        });
+        let endgame_seeds = endgames.as_ref().map_or(0, |e| e.max_seeds);
+        // The table is mapped before the database is built, so that a bound the system
+        // cannot meet is refused at once, not after minutes of building.
+        let table = Table::new(layout, table_bytes)?;
         if let Some(endgames) = &endgames {
             endgames.build(|seeds| {
                 progress(Progress::Endgames {
@@ -131,15 +140,9 @@ impl KalahSolver {
                 })
             });
         }
-        let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
-        let table_bytes = endgames.as_ref().map_or(table_bytes, |e| {
-            (table_bytes - endgame_bytes)
-                .min(e.positions() * TABLE_ENTRIES_PER_ENDGAME_POSITION * ENTRY_BYTES)
-        });
-        let endgame_seeds = endgames.as_ref().map_or(0, |e| e.max_seeds);
         Ok(KalahSolver {
             solver: Solver {
-                table: Table::new(layout, table_bytes)?,
+                table,
                 etc_seeds: endgame_seeds + ETC_ABOVE_ENDGAMES,
                 split_seeds: endgame_seeds + SPLIT_ABOVE_ENDGAMES,
                 busy: Busy::new(),
