@@ -38,7 +38,7 @@ unsafe impl memory::Zeroed for Slot {}
 /// to search again), one always takes the newest, so the many positions near the end
 /// never push out the few near the root.
 pub(super) struct Table {
-    slots: Vec<Slot>,
+    slots: memory::ZeroedArray<Slot>,
     /// 64 minus log2 of the number of slots: the hash's top bits pick the bucket.
     shift: u32,
 }
@@ -47,7 +47,7 @@ impl Table {
     /// A table of `2^bits` entries (24 bytes each), on huge pages where granted.
     pub fn new(bits: u32) -> Table {
         Table {
-            slots: memory::zeroed(1 << bits),
+            slots: memory::ZeroedArray::new(1 << bits).expect("at most 2^22 entries of 24 bytes"),
             shift: 64 - bits,
         }
     }

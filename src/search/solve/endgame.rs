@@ -16,7 +16,7 @@ use crate::search::memory;
 /// the board.
 pub struct Endgames {
     /// `value + 128`, 0 while not yet computed.
-    values: Vec<AtomicU8>,
+    values: memory::ZeroedArray<AtomicU8>,
     pits: usize,
     pub max_seeds: i32,
     empty_capture: bool,
@@ -25,24 +25,27 @@ pub struct Endgames {
 
 impl Endgames {
     /// The database of the most seeds, up to `most_seeds`, whose positions fit in `bytes`,
-    /// or `None` if not even the smallest does any good. Nothing is computed yet.
+    /// or `None` if not even the smallest does any good (or an error if the system will not
+    /// give the memory). Nothing is computed yet.
     pub fn within(
         pits: usize,
         most_seeds: usize,
         bytes: usize,
         empty_capture: bool,
-    ) -> Option<Endgames> {
+    ) -> Result<Option<Endgames>, memory::OutOfMemory> {
         // Values are kept in a byte: at most 120 seeds either way.
         let numbering = Numbering::new(pits, most_seeds.min(120));
         let fits = |seeds: usize| numbering.count(seeds) <= bytes as u64;
-        let max_seeds = (0..=most_seeds.min(120)).take_while(|&s| fits(s)).last()?;
-        (max_seeds >= 2).then(|| Endgames {
-            values: memory::zeroed(numbering.count(max_seeds) as usize),
+        let Some(max_seeds) = (2..=most_seeds.min(120)).take_while(|&s| fits(s)).last() else {
+            return Ok(None);
+        };
+        Ok(Some(Endgames {
+            values: memory::ZeroedArray::new(numbering.count(max_seeds) as usize)?,
             pits,
             max_seeds: max_seeds as i32,
             empty_capture,
             numbering,
-        })
+        }))
     }
 
     /// Positions held: every seed distribution up to `max_seeds`.
@@ -166,7 +169,7 @@ mod tests {
     #[test]
     fn positions_are_numbered_one_to_one_and_densely() {
         // C(6 + 4, 4) = 210 distributions of at most 6 seeds on 4 pits: 210 bytes.
-        let endgames = Endgames::within(2, 10, 210, false).unwrap();
+        let endgames = Endgames::within(2, 10, 210, false).unwrap().unwrap();
         assert_eq!(endgames.max_seeds, 6);
         let mut indices: Vec<usize> = boards(6)
             .iter()
@@ -190,7 +193,9 @@ mod tests {
     #[test]
     fn every_position_holds_its_searched_value() {
         for empty_capture in [false, true] {
-            let endgames = Endgames::within(3, 7, 1 << 20, empty_capture).unwrap();
+            let endgames = Endgames::within(3, 7, 1 << 20, empty_capture)
+                .unwrap()
+                .unwrap();
             endgames.build(|_| ());
             let mut checked = 0;
             for seeds in 2..=7 {

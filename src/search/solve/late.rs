@@ -32,7 +32,7 @@ impl LateValues {
             return Err(SolveError::LateSeeds(max_seeds));
         }
         let empty_capture = game.rules().empty_capture;
-        let endgames = Endgames::within(pits, max_seeds as usize, usize::MAX, empty_capture)
+        let endgames = Endgames::within(pits, max_seeds as usize, usize::MAX, empty_capture)?
             .expect("two seeds or more always fit");
         endgames.build(|_| {});
         Ok(LateValues {

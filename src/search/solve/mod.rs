@@ -10,7 +10,8 @@
 //!
 //! The search: MTD(f) null-window probes at the root; fail-soft alpha-beta with a bounded
 //! transposition table of bounds and best moves (`table::Table`); moves ordered by the
-//! table's best move, then extra turns, then seeds banked; and a futility cut-off (no
+//! table's best move, then extra turns (nearest the store first), then seeds banked; and
+//! a futility cut-off (no
 //! player can gain more than the seeds still on the board). Each probe may run on several
 //! threads sharing the table; the value and the best move do not depend on their number.
 //!
@@ -47,8 +48,8 @@ pub struct Solution {
     /// Final store margin (first player's store minus the second's) under perfect play.
     pub first_player_margin: i32,
     /// A best move of the side to move (pits numbered from 0, from the mover's left): the
-    /// first in the solver's fixed order (extra turns, then seeds banked, then the pit)
-    /// that reaches the value. `None` when the game is over.
+    /// first in the solver's fixed order (extra turns, nearest the store first, then seeds
+    /// banked, then the pit) that reaches the value. `None` when the game is over.
     pub best_pit: Option<usize>,
     /// Nodes searched, by every thread.
     pub nodes: u64,
@@ -83,6 +84,11 @@ pub enum SolveError {
     /// A database of late positions asked for too few or too many seeds on the board.
     #[error("exact late values cover 2 to {MAX_LATE_SEEDS} seeds on the board, not {0}")]
     LateSeeds(u32),
+    /// The system would not give the memory for the table or the endgame database.
+    #[error(
+        "the system would not give the memory for the solver's table and endgame database; ask for less"
+    )]
+    OutOfMemory(#[from] crate::search::memory::OutOfMemory),
 }
 
 impl SolveError {

@@ -15,13 +15,14 @@ use super::table::{ENTRY_BYTES, Layout, Table};
 use super::{MAX_SOLVER_PITS, Progress, Solution, SolveError, Solver, guess};
 
 /// The endgame database takes positions of up to this share of the seeds on the board
-/// (20 of Kalah(6,4)'s 48, 15 of Kalah(6,3)'s 36) and at most an eighth of the memory
+/// (18 of Kalah(6,4)'s 48, 13 of Kalah(6,3)'s 36) and at most an eighth of the memory
 /// bound. It is built whole before the search, one pass over every position with ~6
-/// random reads each, so each seed more costs ~1.5× the build: measured on Kalah(6,3),
-/// 14 seeds build in 2 s and leave 28 M search nodes, 18 seeds build in 35 s and leave
-/// 4.5 M; on Kalah(6,4) 20 seeds (225 M positions, about 2 minutes) cut the first probe's
-/// nodes from 736 M (a 15-seed database) to 287 M.
-const ENDGAME_SHARE: (usize, usize) = (5, 12);
+/// random reads each, so each seed more costs ~1.6× the build. The share balances the
+/// two since extra turns are searched nearest the store first, which left far fewer
+/// nodes to save: on Kalah(6,4), 16, 17, 18 and 20 seeds took 103, 95, 90 and 137 s of
+/// CPU in all (one run each, a shared machine); on Kalah(6,3) 10, 12, 13 and 15 seeds
+/// 2.6, 2.1, 2.7 and 6.8 s on one thread.
+const ENDGAME_SHARE: (usize, usize) = (3, 8);
 
 /// Seeds above the endgame database's limit from which a node looks its children up in
 /// the table before searching any (an enhanced transposition cut-off). Each look-up is a
@@ -121,7 +122,16 @@ impl KalahSolver {
             max_seeds as usize * ENDGAME_SHARE.0 / ENDGAME_SHARE.1,
             table_bytes / 8,
             empty_capture,
-        );
+        )?;
+        let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
+        let table_bytes = endgames.as_ref().map_or(table_bytes, |e| {
+            (table_bytes - endgame_bytes)
+                .min(e.positions() * TABLE_ENTRIES_PER_ENDGAME_POSITION * ENTRY_BYTES)
+        });
+        let endgame_seeds = endgames.as_ref().map_or(0, |e| e.max_seeds);
+        // The table is mapped before the database is built, so that a bound the system
+        // cannot meet is refused at once, not after minutes of building.
+        let table = Table::new(layout, table_bytes)?;
         if let Some(endgames) = &endgames {
             endgames.build(|seeds| {
                 progress(Progress::Endgames {
@@ -130,15 +140,9 @@ impl KalahSolver {
                 })
             });
         }
-        let endgame_bytes = endgames.as_ref().map_or(0, Endgames::positions);
-        let table_bytes = endgames.as_ref().map_or(table_bytes, |e| {
-            (table_bytes - endgame_bytes)
-                .min(e.positions() * TABLE_ENTRIES_PER_ENDGAME_POSITION * ENTRY_BYTES)
-        });
-        let endgame_seeds = endgames.as_ref().map_or(0, |e| e.max_seeds);
         Ok(KalahSolver {
             solver: Solver {
-                table: Table::new(layout, table_bytes),
+                table,
                 etc_seeds: endgame_seeds + ETC_ABOVE_ENDGAMES,
                 split_seeds: endgame_seeds + SPLIT_ABOVE_ENDGAMES,
                 busy: Busy::new(),

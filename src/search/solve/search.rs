@@ -69,8 +69,8 @@ impl<'a> Search<'a> {
     }
 
     /// A null-window probe of the root `board`, whether its future margin is at least
-    /// `beta`: fail-soft, its moves tried in a fixed order (extra turns first, then the
-    /// seeds banked, then the pit) whatever the table holds. When the probe fails high,
+    /// `beta`: fail-soft, its moves tried in a fixed order ([`Child::promise`], then the
+    /// pit) whatever the table holds. When the probe fails high,
     /// the move that proved it is thus the first move in that order worth `beta` or more,
     /// whichever threads searched.
     pub fn root(&mut self, board: &MoverBoard, beta: i32) -> (i32, usize) {

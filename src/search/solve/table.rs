@@ -51,7 +51,7 @@ unsafe impl memory::Zeroed for Bucket {}
 
 /// A bounded table of [`Record`]s by position.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    buckets: memory::ZeroedArray<Bucket>,
     numbering: Numbering,
     /// Bits of a position's number.
     key_bits: u32,
@@ -107,19 +107,19 @@ impl Layout {
 
 impl Table {
     /// A table for the positions of `layout`, of at most `bytes` bytes (at least the
-    /// buckets the layout needs).
-    pub fn new(layout: Layout, bytes: usize) -> Table {
+    /// buckets the layout needs), unless the system will not give that much memory.
+    pub fn new(layout: Layout, bytes: usize) -> Result<Table, memory::OutOfMemory> {
         // Room for every position twice over is enough.
         let all = layout.positions.div_ceil(WAYS as u64 / 2) as usize;
         let buckets = (bytes / BUCKET_BYTES).min(all).max(1 << layout.bucket_bits);
-        Table {
-            buckets: memory::zeroed(buckets),
+        Ok(Table {
+            buckets: memory::ZeroedArray::new(buckets)?,
             key_bits: layout.key_bits,
             max_seeds: layout.max_seeds as i32,
             value_bits: layout.value_bits,
             rest_bits: layout.key_bits.saturating_sub(bits(buckets as u64) - 1),
             numbering: layout.numbering,
-        }
+        })
     }
 
     /// The key of `board`: its number.
@@ -234,7 +234,7 @@ mod tests {
     #[test]
     fn records_round_trip_and_keys_stay_apart() {
         // Kalah(6,4): 41-bit keys in a table of 1,000 buckets.
-        let table = Table::new(Layout::new(6, 48).unwrap(), 1000 * BUCKET_BYTES);
+        let table = Table::new(Layout::new(6, 48).unwrap(), 1000 * BUCKET_BYTES).unwrap();
         assert_eq!((table.key_bits, table.buckets.len()), (41, 1000));
         let extreme = Record {
             lower: -48,
@@ -295,7 +295,7 @@ mod tests {
     #[test]
     fn a_full_bucket_gives_way_to_more_work_only() {
         // One bucket: every key shares it.
-        let table = Table::new(Layout::new(2, 8).unwrap(), BUCKET_BYTES);
+        let table = Table::new(Layout::new(2, 8).unwrap(), BUCKET_BYTES).unwrap();
         for key in 1..=8 {
             assert!(table.put(key, record(key as u8 * 2)));
         }
@@ -315,7 +315,7 @@ mod tests {
             "more positions than 64 bits count"
         );
         // Kalah(6,6): 47-bit keys leave a word 8 bits short, which 256 buckets say.
-        let table = Table::new(Layout::new(6, 72).unwrap(), 1);
+        let table = Table::new(Layout::new(6, 72).unwrap(), 1).unwrap();
         assert_eq!(table.buckets.len(), 256);
     }
 }
