@@ -1043,11 +1043,41 @@ fn random_kalah_positions(
     positions
 }
 
+/// A `triples+stores` network for Kalah(4,3) learnt from zero weights in `games` self-play
+/// games from the start (game k drawn from `(seed, k)`; α = 0.002, ε = `exploration`),
+/// taught by `teacher` if any.
+fn kalah_learner(
+    games: usize,
+    seed: u64,
+    exploration: f64,
+    teacher: Option<
+        &dyn evoboard::learn::teacher::Teacher<evoboard::games::mancala::Mancala<Kalah>>,
+    >,
+) -> evoboard::nn::Network {
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+    let start = Kalah::game(4, 3, false);
+    let architecture =
+        evoboard::nn::Architecture::NTuple(start.tuple_set("triples+stores").unwrap());
+    let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
+    let setup = |k: usize| GameSetup {
+        start: start.clone(),
+        opponent: Opponent::SelfPlay,
+        rng: rng_for(seed, &[k as u64]),
+    };
+    let settings = TdSettings {
+        learning_rate: 0.002,
+        exploration,
+        lambda: 0.0,
+    };
+    train(&mut network, games, &setup, settings, teacher);
+    network
+}
+
 #[test]
 fn a_learner_taught_exact_late_values_learns_the_results_of_perfect_play() {
     use evoboard::eval::NamedEvaluators;
     use evoboard::eval::neural::NeuralInput;
-    use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
     let start = Kalah::game(4, 3, false);
     let teacher = start.exact_teacher(10).unwrap();
     let architecture =
@@ -1070,26 +1100,12 @@ fn a_learner_taught_exact_late_values_learns_the_results_of_perfect_play() {
             .sum::<f32>()
             / late.len() as f32
     };
-    let architecture =
-        evoboard::nn::Architecture::NTuple(start.tuple_set("triples+stores").unwrap());
-    let setup = |k: usize| GameSetup {
-        start: start.clone(),
-        opponent: Opponent::SelfPlay,
-        rng: rng_for(5, &[k as u64]),
-    };
-    let settings = TdSettings {
-        learning_rate: 0.002,
-        exploration: 0.3,
-        lambda: 0.0,
-    };
     let learnt = |teacher: Option<&dyn evoboard::learn::teacher::Teacher<_>>| {
-        let mut student = start.network(&architecture, vec![0.0; architecture.genes()]);
-        train(&mut student, 3000, &setup, settings, teacher);
-        error(&student)
+        error(&kalah_learner(3000, 5, 0.3, teacher))
     };
     let untaught = learnt(None);
     let taught = learnt(Some(teacher.as_ref()));
-    let untrained = error(&start.network(&architecture, vec![0.0; architecture.genes()]));
+    let untrained = error(&unused);
     assert!(
         taught < untrained * 0.7 && taught < untaught * 0.8,
         "error untrained {untrained}, self-taught {untaught}, taught {taught}"
@@ -1098,26 +1114,9 @@ fn a_learner_taught_exact_late_values_learns_the_results_of_perfect_play() {
 
 #[test]
 fn a_one_ply_search_teaches_what_td_learns_alone_and_a_deeper_one_teaches_more() {
-    use evoboard::eval::neural::NeuralInput;
-    use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
-    use evoboard::learn::teacher::{SearchTeacher, Teacher};
-    let start = Kalah::game(4, 3, false);
-    let architecture =
-        evoboard::nn::Architecture::NTuple(start.tuple_set("triples+stores").unwrap());
-    let setup = |k: usize| GameSetup {
-        start: start.clone(),
-        opponent: Opponent::SelfPlay,
-        rng: rng_for(6, &[k as u64]),
-    };
-    let settings = TdSettings {
-        learning_rate: 0.002,
-        exploration: 0.2,
-        lambda: 0.0,
-    };
-    let learnt = |teacher: Option<&dyn Teacher<_>>| {
-        let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
-        train(&mut network, 500, &setup, settings, teacher);
-        network.genes().to_vec()
+    use evoboard::learn::teacher::SearchTeacher;
+    let learnt = |teacher: Option<&dyn evoboard::learn::teacher::Teacher<_>>| {
+        kalah_learner(500, 6, 0.2, teacher).genes().to_vec()
     };
     let alone = learnt(None);
     // TD(0)'s target is the value of the best move: a one-ply search's value.
