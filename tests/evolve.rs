@@ -1076,10 +1076,10 @@ fn kalah_learner(
 
 #[test]
 fn a_learner_taught_exact_late_values_learns_the_results_of_perfect_play() {
-    use evoboard::eval::NamedEvaluators;
     use evoboard::eval::neural::NeuralInput;
+    use evoboard::learn::teacher::ExactLateTeacher;
     let start = Kalah::game(4, 3, false);
-    let teacher = start.exact_teacher(10).unwrap();
+    let teacher = ExactLateTeacher::for_game(&start, 10).unwrap();
     let architecture =
         evoboard::nn::Architecture::NTuple(start.tuple_set("triples+stores").unwrap());
     // The exact teacher does not look at the learner.

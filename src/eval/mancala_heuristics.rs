@@ -37,8 +37,6 @@ use crate::games::Player;
 use crate::games::mancala::{
     Board, Congkak, Congklak, Kalah, Mancala, OnBoard, Oware, Rules, playable_pits,
 };
-use crate::learn::teacher::{ExactLateTeacher, Teacher};
-use crate::search::solve::LateValues;
 
 /// The seeds that guarantee a win: more than half of them.
 fn winning_threshold<R: Rules>(game: &Mancala<R>) -> f32 {
@@ -149,11 +147,6 @@ impl NamedEvaluators for Mancala<Kalah> {
 
     fn panel_features() -> Vec<&'static str> {
         feature_names::<Self>()
-    }
-
-    fn exact_teacher(&self, max_seeds: u32) -> Result<Box<dyn Teacher<Self>>, String> {
-        let values = LateValues::build(self, max_seeds).map_err(|e| e.to_string())?;
-        Ok(Box::new(ExactLateTeacher::new(values)))
     }
 }
 

@@ -15,7 +15,6 @@ use std::sync::Arc;
 
 use crate::eval::neural::NeuralInput;
 use crate::games::{Describe, Game, Player};
-use crate::learn::teacher::Teacher;
 
 /// Scores positions of game `G`. Higher is better for `perspective`.
 ///
@@ -60,15 +59,5 @@ pub trait NamedEvaluators: NeuralInput + Describe {
     /// game's well-known reference players are measured too.
     fn panel_extras() -> &'static [&'static str] {
         &[]
-    }
-
-    /// A teacher of the exact results of positions like `self` with at most `max_seeds`
-    /// seeds on the board (`evolve --teacher exact:SEEDS`), built now; only Kalah has an
-    /// endgame database to teach from.
-    fn exact_teacher(&self, _max_seeds: u32) -> Result<Box<dyn Teacher<Self>>, String> {
-        Err(format!(
-            "{} has no exact late values to teach: only Kalah has an endgame database",
-            self.name()
-        ))
     }
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::arena::{Agent, AgentSpec, random_openings};
 use crate::champion::Champion;
 use crate::eval::NamedEvaluators;
-use crate::learn::teacher::{NetworkTeacher, SearchTeacher, Teacher};
+use crate::learn::teacher::{ExactLateTeacher, NetworkTeacher, SearchTeacher, Teacher};
 use crate::nn::{Architecture, Topology};
 use crate::persist::PersistError;
 use crate::rng::rng_for;
@@ -257,8 +257,7 @@ fn load_teacher<G: NamedEvaluators>(
                 "--teacher {spec}: {EXACT_TEACHER} takes the most seeds on the board, a whole number"
             ))
         })?;
-        let teacher = start
-            .exact_teacher(seeds)
+        let teacher = ExactLateTeacher::for_game(start, seeds)
             .map_err(|reason| ConfigError(format!("--teacher {spec}: {reason}")))?;
         return Ok(Some(teacher));
     }

@@ -5,8 +5,11 @@
 //! weights teaches each position what looking further ahead makes of it (bootstrapping
 //! from search: Samuel 1959's checkers player; Veness, Silver, Uther & Blair 2009).
 
+use std::any::Any;
+
 use crate::eval::neural::{NetworkView, NeuralInput};
 use crate::games::mancala::{Kalah, Mancala};
+use crate::games::{Game, Notation};
 use crate::nn::Network;
 use crate::search::solve::LateValues;
 use crate::search::{WIN_VALUE, search};
@@ -52,16 +55,31 @@ pub struct ExactLateTeacher {
 }
 
 impl ExactLateTeacher {
-    /// A teacher of the positions `values` knows.
-    pub fn new(values: LateValues) -> ExactLateTeacher {
-        ExactLateTeacher { values }
+    /// A teacher of the exact results of positions like `start` with at most `max_seeds`
+    /// seeds on the board (`evolve --teacher exact:SEEDS`), its database built now; only
+    /// Kalah has an endgame database to teach from.
+    pub fn for_game<G: Notation>(start: &G, max_seeds: u32) -> Result<Box<dyn Teacher<G>>, String> {
+        let Some(kalah) = as_kalah(start) else {
+            return Err(format!(
+                "{} has no exact late values to teach: only Kalah has an endgame database",
+                start.name()
+            ));
+        };
+        let values = LateValues::build(kalah, max_seeds).map_err(|e| e.to_string())?;
+        Ok(Box::new(ExactLateTeacher { values }))
     }
 }
 
-impl Teacher<Mancala<Kalah>> for ExactLateTeacher {
-    fn value_for_mover(&self, position: &Mancala<Kalah>, _learner: &Network) -> Option<f32> {
+/// `game` as a Kalah position, if it is one: a teacher made for Kalah is handed positions
+/// of the generic learner's game type.
+fn as_kalah<G: Game>(game: &G) -> Option<&Mancala<Kalah>> {
+    (game as &dyn Any).downcast_ref()
+}
+
+impl<G: Game> Teacher<G> for ExactLateTeacher {
+    fn value_for_mover(&self, position: &G, _learner: &Network) -> Option<f32> {
         self.values
-            .margin_for_mover(position)
+            .margin_for_mover(as_kalah(position)?)
             .map(|margin| margin.signum() as f32)
     }
 
