@@ -284,8 +284,10 @@ fn a_gtp_engine_answering_garbage_or_resigning_forfeits() {
         "answered '= Z9' to genmove: not a move",
     );
     every_game_forfeited(&scripted_gtp_engine("echo resign"), "resigned");
+    // Quoted, so that the shell does not expand `?1` to a file name of the directory the
+    // engine runs in.
     every_game_forfeited(
-        "gtp:sh -c 'while read id c a; do echo ?$id no; echo; done'",
+        "gtp:sh -c 'while read id c a; do echo \"?$id no\"; echo; done'",
         "refused 'boardsize 8': no",
     );
 }
