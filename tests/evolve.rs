@@ -1160,14 +1160,17 @@ fn exact_teachers_are_named_right_and_offered_where_a_database_exists() {
     for seeds in ["many", "40", "1", ""] {
         let error = message(&format!("exact:{seeds}"), false);
         assert!(
-            error.contains("whole number of seeds from 2 to 22"),
+            error.contains("exact:SEEDS takes a whole number from 2 to 22"),
             "{error}"
         );
         assert!(error.contains(&format!("'{seeds}'")), "{error}");
     }
     for depth in ["deep", "0", "9"] {
         let error = message(&format!("search:{depth}"), true);
-        assert!(error.contains("a depth from 1 to 8"), "{error}");
+        assert!(
+            error.contains("search:DEPTH takes a whole number from 1 to 8"),
+            "{error}"
+        );
         assert!(error.contains(&format!("'{depth}'")), "{error}");
     }
 }

@@ -464,33 +464,23 @@ impl EvolveConfig {
         if self.teacher.is_some() && self.td_games == 0 {
             return fail("--teacher needs TD learning games (--td-games)".into());
         }
-        let exact_seeds = self
-            .teacher
-            .as_deref()
-            .and_then(|t| t.strip_prefix(EXACT_TEACHER));
-        if let Some(seeds) = exact_seeds
-            && !seeds
-                .parse()
-                .is_ok_and(|seeds: u32| (2..=MAX_LATE_SEEDS).contains(&seeds))
-        {
-            return fail(format!(
-                "--teacher {EXACT_TEACHER}SEEDS takes a whole number of seeds from 2 to {MAX_LATE_SEEDS}, not '{}'",
-                seeds.escape_debug()
-            ));
-        }
-        let search_depth = self
-            .teacher
-            .as_deref()
-            .and_then(|t| t.strip_prefix(SEARCH_TEACHER));
-        if let Some(depth) = search_depth
-            && !depth
-                .parse()
-                .is_ok_and(|depth: u32| (1..=MAX_TEACHER_DEPTH).contains(&depth))
-        {
-            return fail(format!(
-                "--teacher {SEARCH_TEACHER}DEPTH takes a depth from 1 to {MAX_TEACHER_DEPTH}, not '{}'",
-                depth.escape_debug()
-            ));
+        // A built-in teacher names its size after a prefix: `exact:SEEDS`, `search:DEPTH`.
+        let sized_teachers = [
+            (EXACT_TEACHER, "SEEDS", 2, MAX_LATE_SEEDS),
+            (SEARCH_TEACHER, "DEPTH", 1, MAX_TEACHER_DEPTH),
+        ];
+        for (prefix, unit, low, high) in sized_teachers {
+            let size = self.teacher.as_deref().and_then(|t| t.strip_prefix(prefix));
+            if let Some(size) = size
+                && !size
+                    .parse()
+                    .is_ok_and(|size: u32| (low..=high).contains(&size))
+            {
+                return fail(format!(
+                    "--teacher {prefix}{unit} takes a whole number from {low} to {high}, not '{}'",
+                    size.escape_debug()
+                ));
+            }
         }
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
         if self.evolves() && !self.league && !partners_play {
