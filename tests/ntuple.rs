@@ -442,20 +442,28 @@ fn mancala_boards_are_read_as_capped_seed_counts_from_the_mover_side() {
     assert!(game.tuple_set("logistello").is_none());
     // What the mover's moves do this turn: at the start, the third pit's four seeds end in
     // the store (another turn) and no move banks more than one seed.
+    // The opponent, were it to move, could do the same; the whole turn banks two: the
+    // third pit's seed, then one more past the store.
     let effects = |position: &evoboard::games::mancala::Mancala<Kalah>, player| {
-        position.global_features(player, &[5, 6]).to_vec()
+        position.global_features(player, &[5, 6, 7, 8, 9]).to_vec()
     };
-    assert_eq!(effects(&game, Player::First), [1, 1]);
+    assert_eq!(effects(&game, Player::First), [1, 1, 1, 1, 2]);
     // The side not to move is read as having no moves this turn.
-    assert_eq!(effects(&game, Player::Second), [0, 0]);
+    assert_eq!(effects(&game, Player::Second), [0, 0, 0, 0, 0]);
     // The first pit's seed lands in the empty second pit and captures the five facing it;
-    // the last pit's seed ends in the store.
+    // the last pit's seed ends in the store. North, were it to move, banks one seed at
+    // most, and one of its moves (its last pit's) gives another turn. South's whole turn
+    // banks seven: the last pit's seed, then the capture.
     let capture = Notation::from_position_string("1,0,1,1,1,1 1,1,1,1,5,1 0 0 S")
         .map(|g: evoboard::games::mancala::Mancala<Kalah>| g)
         .unwrap();
-    assert_eq!(effects(&capture, Player::First), [6, 1]);
+    assert_eq!(effects(&capture, Player::First), [6, 1, 1, 1, 7]);
     let spec = game.tuple_set("all-pairs-triples+stores+moves").unwrap();
     assert_eq!(spec.features.len(), 3);
+    let spec = game
+        .tuple_set("all-pairs-triples+stores+moves+threats+turn")
+        .unwrap();
+    assert_eq!(spec.features.len(), 6);
     assert!(game.check_architecture(&Architecture::NTuple(spec)).is_ok());
     // An Othello set does not fit a Kalah board.
     let othello_set = Othello::start().tuple_set("straight2").unwrap();

@@ -35,7 +35,7 @@ pub struct EvolveArgs {
     /// logistello, straight2, straight3, straight4, squares2, straight4-squares2, each
     /// optionally with +discs, +mobility and/or +wipeout global features; Kalah, Oware and
     /// Congklak sets: singles, pairs, triples, quads, all-pairs, all-pairs-triples,
-    /// all-triples, with +stores, +store-counts, +rows)
+    /// all-triples, with +stores, +store-counts, +rows, +moves, +threats, +turn)
     /// [default: td and ctdl: ntuple:logistello+discs+mobility+wipeout for Othello,
     /// ntuple:triples+stores for Kalah, Oware and Congklak, mlp for Congkak; cocmaes:
     /// ntuple:straight4-squares2 for Othello, else as td; other presets: mlp].

@@ -23,8 +23,11 @@ pub const STATES: u8 = 16;
 /// The global features: own store minus the opponent's (−63 to 63, shifted to 0–126), the
 /// seeds on each side's row (0–99), each store's own count (0–99: how near a sure win), the
 /// most seeds one move of the side to move banks this turn (0–31: sowing past its store,
-/// captures, a finished game's rows) and how many of its moves give it another turn (0–7).
-pub const GLOBAL_FEATURES: [(&str, u16); 7] = [
+/// captures, a finished game's rows) and how many of its moves give it another turn (0–7);
+/// the same two for the opponent as if it moved now (its threats: what the mover must
+/// answer); and the most seeds the side to move banks over its whole turn, following
+/// extra turns (0–31).
+pub const GLOBAL_FEATURES: [(&str, u16); 10] = [
     ("store-difference", 127),
     ("row", 100),
     ("opponent-row", 100),
@@ -32,6 +35,9 @@ pub const GLOBAL_FEATURES: [(&str, u16); 7] = [
     ("opponent-store", 100),
     ("best-bank", BANK_VALUES),
     ("extra-turns", TURN_VALUES),
+    ("opponent-best-bank", BANK_VALUES),
+    ("opponent-extra-turns", TURN_VALUES),
+    ("turn-bank", BANK_VALUES),
 ];
 
 /// Values of the `best-bank` feature: 0 to 31 seeds (more count as 31).
@@ -41,12 +47,19 @@ const BANK_VALUES: u16 = 32;
 const TURN_VALUES: u16 = 8;
 
 /// The `+EXTRA` suffixes of set names and the global features each adds.
-const EXTRAS: [(&str, &[&str]); 4] = [
+const EXTRAS: [(&str, &[&str]); 6] = [
     ("stores", &["store-difference"]),
     ("rows", &["row", "opponent-row"]),
     ("store-counts", &["store", "opponent-store"]),
     ("moves", &["best-bank", "extra-turns"]),
+    ("threats", &["opponent-best-bank", "opponent-extra-turns"]),
+    ("turn", &["turn-bank"]),
 ];
+
+/// Bounds on the search of the mover's whole turn for `turn-bank`: how many extra turns
+/// deep it follows, and how many positions it plays in all (chains of extra turns branch).
+const TURN_DEPTH: u32 = 8;
+const TURN_POSITIONS: u32 = 256;
 
 /// The set the TD preset trains by default.
 pub const DEFAULT_SET: &str = "triples+stores";
@@ -108,6 +121,9 @@ pub fn global_features<R: Rules>(
     let opponent = perspective.opponent();
     let mut moves: Option<MoveEffects> = None;
     let mut effects = || *moves.get_or_insert_with(|| MoveEffects::of(game, perspective));
+    let mut threats: Option<MoveEffects> = None;
+    let mut opponent_effects =
+        || *threats.get_or_insert_with(|| MoveEffects::if_to_move(game, perspective, opponent));
     sources
         .iter()
         .map(|&index| match index {
@@ -121,7 +137,10 @@ pub fn global_features<R: Rules>(
             3 => u16::from(board.store(perspective).min(99)),
             4 => u16::from(board.store(opponent).min(99)),
             5 => effects().best_bank.min(BANK_VALUES - 1),
-            _ => effects().extra_turns.min(TURN_VALUES - 1),
+            6 => effects().extra_turns.min(TURN_VALUES - 1),
+            7 => opponent_effects().best_bank.min(BANK_VALUES - 1),
+            8 => opponent_effects().extra_turns.min(TURN_VALUES - 1),
+            _ => turn_bank(game, perspective).min(BANK_VALUES - 1),
         })
         .collect()
 }
@@ -157,6 +176,54 @@ impl MoveEffects {
         }
         effects
     }
+
+    /// The effects of `side`'s moves were it to move now in `game`'s position: none when
+    /// `perspective`, for whom the network reads, is not to move, or the game is over.
+    pub fn if_to_move<R: Rules>(
+        game: &Mancala<R>,
+        perspective: Player,
+        side: Player,
+    ) -> MoveEffects {
+        if game.to_move() != perspective || game.outcome().is_some() {
+            return MoveEffects::default();
+        }
+        let turned = Mancala::from_board(game.rules().clone(), *game.board(), side);
+        MoveEffects::of(&turned, side)
+    }
+}
+
+/// The most seeds `perspective` banks over its whole turn in `game`, following its extra
+/// turns (bounded by [`TURN_DEPTH`] and [`TURN_POSITIONS`]): zero when it is not to move.
+pub fn turn_bank<R: Rules>(game: &Mancala<R>, perspective: Player) -> u16 {
+    if game.to_move() != perspective || game.outcome().is_some() {
+        return 0;
+    }
+    let mut budget = TURN_POSITIONS;
+    let before = game.board().store(perspective);
+    best_turn(game, perspective, TURN_DEPTH, &mut budget).saturating_sub(before.into())
+}
+
+/// The highest store `mover` reaches by the end of its turn from `game`, where it is to move.
+fn best_turn<R: Rules>(game: &Mancala<R>, mover: Player, depth: u32, budget: &mut u32) -> u16 {
+    let mut best = u16::from(game.board().store(mover));
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    for &mv in moves.iter() {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        let mut child = game.clone();
+        child.play_unchecked(mv);
+        let goes_on = child.outcome().is_none() && child.to_move() == mover && depth > 1;
+        let reached = if goes_on {
+            best_turn(&child, mover, depth - 1, budget)
+        } else {
+            u16::from(child.board().store(mover))
+        };
+        best = best.max(reached);
+    }
+    best
 }
 
 /// The tuple set called `name` for a board of `pits` pits a side, optionally followed by
