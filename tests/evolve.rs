@@ -887,6 +887,7 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
     let settings = TdSettings {
         learning_rate: 0.003,
         exploration: 0.1,
+        learn_exploring: false,
         lambda: 0.0,
     };
     train(&mut network, 2000, &setup, settings, None);
@@ -895,6 +896,59 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
         learned >= 0.85 && learned > blank + 0.2,
         "blank {blank}, learned {learned}"
     );
+}
+
+#[test]
+fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::games::{Game, MoveList, Notation};
+    use evoboard::learn::td::{Opponent, TdSettings, play_trajectory, value_after};
+    let start = Othello::start();
+    let architecture = evoboard::nn::Architecture::NTuple(start.tuple_set("straight3").unwrap());
+    let mut rng = rng_for(8, &[]);
+    let genes = (0..architecture.genes())
+        .map(|_| rand::RngExt::random_range(&mut rng, -0.02..0.02f32))
+        .collect();
+    let network = start.network(&architecture, genes);
+    let trajectory = |learn_exploring: bool, exploration: f64, game: u64| {
+        let settings = TdSettings {
+            learning_rate: 0.0,
+            exploration,
+            learn_exploring,
+            lambda: 0.0,
+        };
+        let mut rng = rng_for(9, &[game]);
+        play_trajectory(&network, &start, &Opponent::SelfPlay, settings, &mut rng).updates
+    };
+    let mut added = 0;
+    for game in 0..5 {
+        // Without exploring moves the switch changes nothing.
+        assert_eq!(trajectory(true, 0.0, game), trajectory(false, 0.0, game));
+        // With them, the same game is played: the greedy moves teach what they taught, in
+        // order, and each position before a random move learns the value one of its moves
+        // reaches.
+        let greedy_only = trajectory(false, 0.3, game);
+        let every_move = trajectory(true, 0.3, game);
+        let mut greedy = greedy_only.iter().peekable();
+        for (position, target) in &every_move {
+            if greedy.peek() == Some(&&(position.clone(), *target)) {
+                greedy.next();
+                continue;
+            }
+            added += 1;
+            let mut moves = MoveList::new();
+            position.legal_moves(&mut moves);
+            assert!(moves.iter().any(|&mv| {
+                let child = position.play(mv).unwrap();
+                value_after(&network, &child, position.to_move()) == *target
+            }));
+        }
+        assert!(
+            greedy.next().is_none(),
+            "a greedy move's update went missing"
+        );
+    }
+    assert!(added > 20, "{added} positions before random moves");
 }
 
 #[test]
@@ -913,6 +967,7 @@ fn td_lambda_returns_blend_the_targets_down_the_game() {
         let settings = TdSettings {
             learning_rate: 0.0,
             exploration,
+            learn_exploring: false,
             lambda,
         };
         let mut rng = rng_for(7, &[game]);
@@ -1008,6 +1063,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
     let settings = TdSettings {
         learning_rate: 0.002,
         exploration: 0.3,
+        learn_exploring: false,
         lambda: 0.0,
     };
     let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0);
@@ -1068,6 +1124,7 @@ fn kalah_learner(
     let settings = TdSettings {
         learning_rate: 0.002,
         exploration,
+        learn_exploring: false,
         lambda: 0.0,
     };
     train(&mut network, games, &setup, settings, teacher);

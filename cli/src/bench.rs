@@ -16,7 +16,7 @@ use evoboard::evolve::architecture_for;
 use evoboard::evolve::config::{EvolveConfig, Preset};
 use evoboard::evolve::league::{league_games, play_league};
 use evoboard::games::Perft;
-use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+use evoboard::learn::td::{GameSetup, Opponent, train};
 use evoboard::nn::Architecture;
 use evoboard::rng::rng_for;
 use evoboard::search::endgame::{EndgameOptions, ffo_positions, solve_endgame_within};
@@ -94,11 +94,7 @@ pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult 
 fn measure_learning<G: NamedEvaluators>(start: &G, games: u32, repeats: u16) -> CliResult {
     let config = EvolveConfig::for_game(Preset::Td, start);
     let architecture = architecture_for(start, &config)?;
-    let settings = TdSettings {
-        learning_rate: config.learning_rate,
-        exploration: config.exploration,
-        lambda: config.td_lambda,
-    };
+    let settings = config.td_settings(1);
     let mut best = [f64::INFINITY; 2];
     for (slot, threads) in [1, 2].into_iter().enumerate() {
         let pool = rayon::ThreadPoolBuilder::new()

@@ -134,6 +134,11 @@ pub struct EvolveArgs {
     /// Probability ε of a random move by the learner in TD games [default: 0.1].
     #[arg(long)]
     exploration: Option<f64>,
+    /// TD learns from the learner's random moves too: the position before one learns the
+    /// value after it (the values of play that keeps exploring, like the Othello League's)
+    /// [default: off, random moves teach nothing].
+    #[arg(long)]
+    learn_exploring: bool,
     /// λ of TD(λ): each position learns a blend of the targets down the rest of its game
     /// instead of the value one move later [default: 0, TD(0)].
     #[arg(long)]
@@ -297,6 +302,9 @@ impl EvolveArgs {
             candidates => candidates,
             selection_games => selection_games
         );
+        if self.learn_exploring {
+            config.learn_exploring = true;
+        }
         if let Some(games) = self.td_games {
             config.td_games = games as usize;
         }

@@ -184,6 +184,10 @@ pub struct EvolveConfig {
     pub decay_generations: u32,
     /// Probability ε of a random move by the learner in TD games.
     pub exploration: f64,
+    /// Whether TD learns from the learner's random moves too (see
+    /// [`TdSettings::learn_exploring`](crate::learn::td::TdSettings::learn_exploring)).
+    #[serde(default)]
+    pub learn_exploring: bool,
     /// λ of the learners' TD(λ) (0: TD(0)).
     #[serde(default)]
     pub td_lambda: f32,
@@ -279,6 +283,7 @@ impl EvolveConfig {
             decay_generations: 0,
             exploration: 0.1,
             td_lambda: 0.0,
+            learn_exploring: false,
             td_opening_plies: 0,
             sparring: Vec::new(),
             sparring_share: 0.0,
@@ -300,6 +305,16 @@ impl EvolveConfig {
             }
             Some(end) => end,
             None => self.learning_rate,
+        }
+    }
+
+    /// The settings of `generation`'s TD learning games.
+    pub fn td_settings(&self, generation: u32) -> crate::learn::td::TdSettings {
+        crate::learn::td::TdSettings {
+            learning_rate: self.learning_rate_at(generation),
+            exploration: self.exploration,
+            learn_exploring: self.learn_exploring,
+            lambda: self.td_lambda,
         }
     }
 

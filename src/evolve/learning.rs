@@ -16,7 +16,7 @@ use crate::eval::NamedEvaluators;
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
 use crate::games::Player;
-use crate::learn::td::{self, GameSetup, Opponent, TdSettings};
+use crate::learn::td::{self, GameSetup, Opponent};
 use crate::learn::teacher::Teacher;
 use crate::rng::rng_for;
 
@@ -42,11 +42,7 @@ pub fn learn<G: NamedEvaluators>(
     on_game_done: &(dyn Fn() + Sync),
 ) -> Vec<f64> {
     let Tutors { sparring, teacher } = *tutors;
-    let settings = TdSettings {
-        learning_rate: config.learning_rate_at(generation),
-        exploration: config.exploration,
-        lambda: config.td_lambda,
-    };
+    let settings = config.td_settings(generation);
     population
         .iter_mut()
         .enumerate()

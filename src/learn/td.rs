@@ -42,6 +42,10 @@ pub struct TdSettings {
     pub learning_rate: f32,
     /// Probability ε that the network plays a random move.
     pub exploration: f64,
+    /// Whether the position before a random move learns the value after it (on-policy:
+    /// the values of play that keeps exploring, as in the Othello League's games, where
+    /// both sides play 10% random moves) or learns nothing (the values of greedy play).
+    pub learn_exploring: bool,
     /// λ of TD(λ): how far each position's target reaches down the game (0: one move, the
     /// TD(0) target; towards 1: the game's result).
     pub lambda: f32,
@@ -186,7 +190,12 @@ fn next_move<G: NeuralInput>(
             (agent.choose(game, rng), Learn::Evaluate)
         }
         _ if rng.random_bool(settings.exploration) => {
-            (moves[rng.random_range(0..moves.len())], Learn::No)
+            let learn = if settings.learn_exploring {
+                Learn::Evaluate
+            } else {
+                Learn::No
+            };
+            (moves[rng.random_range(0..moves.len())], learn)
         }
         _ => {
             let (mv, value) = greedy_move(network, game, cache);
