@@ -931,7 +931,7 @@ fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
         let every_move = trajectory(true, 0.3, game);
         let mut greedy = greedy_only.iter().peekable();
         for (position, target) in &every_move {
-            if greedy.peek() == Some(&&(position.clone(), *target)) {
+            if greedy.peek() == Some(&&(*position, *target)) {
                 greedy.next();
                 continue;
             }
