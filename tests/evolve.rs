@@ -898,18 +898,43 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
     );
 }
 
-#[test]
-fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
+/// An Othello `straight3` network with small random weights drawn from `seed`.
+fn random_straight3(seed: u64) -> evoboard::nn::Network {
     use evoboard::eval::neural::NeuralInput;
-    use evoboard::games::{Game, MoveList, Notation};
-    use evoboard::learn::td::{Opponent, TdSettings, play_trajectory, value_after};
     let start = Othello::start();
     let architecture = evoboard::nn::Architecture::NTuple(start.tuple_set("straight3").unwrap());
-    let mut rng = rng_for(8, &[]);
+    let mut rng = rng_for(seed, &[]);
     let genes = (0..architecture.genes())
         .map(|_| rand::RngExt::random_range(&mut rng, -0.02..0.02f32))
         .collect();
-    let network = start.network(&architecture, genes);
+    start.network(&architecture, genes)
+}
+
+/// The updates of self-play game `game` (moves drawn from `(seed, game)`) from the start
+/// with `network` fixed.
+fn self_play_updates(
+    network: &evoboard::nn::Network,
+    settings: evoboard::learn::td::TdSettings,
+    seed: u64,
+    game: u64,
+) -> Vec<(Othello, f32)> {
+    use evoboard::learn::td::{Opponent, play_trajectory};
+    let mut rng = rng_for(seed, &[game]);
+    play_trajectory(
+        network,
+        &Othello::start(),
+        &Opponent::SelfPlay,
+        settings,
+        &mut rng,
+    )
+    .updates
+}
+
+#[test]
+fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
+    use evoboard::games::{Game, MoveList, Notation};
+    use evoboard::learn::td::{TdSettings, value_after};
+    let network = random_straight3(8);
     let trajectory = |learn_exploring: bool, exploration: f64, game: u64| {
         let settings = TdSettings {
             learning_rate: 0.0,
@@ -917,8 +942,7 @@ fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
             learn_exploring,
             lambda: 0.0,
         };
-        let mut rng = rng_for(9, &[game]);
-        play_trajectory(&network, &start, &Opponent::SelfPlay, settings, &mut rng).updates
+        self_play_updates(&network, settings, 9, game)
     };
     let mut added = 0;
     for game in 0..5 {
@@ -953,16 +977,9 @@ fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
 
 #[test]
 fn td_lambda_returns_blend_the_targets_down_the_game() {
-    use evoboard::eval::neural::NeuralInput;
     use evoboard::games::{Game, MoveList, Notation};
-    use evoboard::learn::td::{Opponent, TdSettings, play_trajectory};
-    let start = Othello::start();
-    let architecture = evoboard::nn::Architecture::NTuple(start.tuple_set("straight3").unwrap());
-    let mut rng = rng_for(6, &[]);
-    let genes = (0..architecture.genes())
-        .map(|_| rand::RngExt::random_range(&mut rng, -0.02..0.02f32))
-        .collect();
-    let network = start.network(&architecture, genes);
+    use evoboard::learn::td::TdSettings;
+    let network = random_straight3(6);
     let trajectory = |lambda: f32, exploration: f64, game: u64| {
         let settings = TdSettings {
             learning_rate: 0.0,
@@ -970,8 +987,7 @@ fn td_lambda_returns_blend_the_targets_down_the_game() {
             learn_exploring: false,
             lambda,
         };
-        let mut rng = rng_for(7, &[game]);
-        play_trajectory(&network, &start, &Opponent::SelfPlay, settings, &mut rng).updates
+        self_play_updates(&network, settings, 7, game)
     };
     let sign = |a: &Othello, b: &Othello| {
         if a.to_move() == b.to_move() {
