@@ -1,6 +1,7 @@
 //! The last few empties: no table, no move list, no ordering beyond parity. A position
 //! this close to the end is searched faster than it could be looked up.
 
+use super::last_flip::last_flip_count;
 use crate::games::othello::bitboard::{flips, legal_moves, squares};
 
 /// From this many empties down, positions are searched here.
@@ -188,15 +189,17 @@ fn last_two(own: u64, opp: u64, alpha: i32, a: u32, b: u32, nodes: &mut u64) -> 
 }
 
 /// The exact value of a position with one empty `square` for the owner of `own`: they
-/// play it if they can, else the opponent does if they can, else the game ends.
+/// play it if they can, else the opponent does if they can, else the game ends. The
+/// flips are only counted ([`last_flip_count`]).
 #[inline]
 pub(super) fn last_one(own: u64, opp: u64, square: u32) -> i32 {
-    let margin = own.count_ones() as i32 - opp.count_ones() as i32;
-    let mine = flips(own, opp, square).count_ones() as i32;
+    // 63 discs: the margin before the move is own − opp = 2 own − 63.
+    let margin = 2 * own.count_ones() as i32 - 63;
+    let mine = last_flip_count(own, square);
     if mine > 0 {
         return margin + 2 * mine + 1;
     }
-    let theirs = flips(opp, own, square).count_ones() as i32;
+    let theirs = last_flip_count(opp, square);
     if theirs > 0 {
         return margin - 2 * theirs - 1;
     }
