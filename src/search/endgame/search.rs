@@ -159,6 +159,8 @@ struct Moves {
     /// Only the table's move is keyed yet: the others are keyed ([`fastest_first`]) once
     /// it has been searched without a cut-off.
     unkeyed: bool,
+    /// The moves not in the list yet, to be made with the keys.
+    later: u64,
 }
 
 impl Moves {
@@ -167,6 +169,7 @@ impl Moves {
             list: ArrayVec::new(),
             taken: 0,
             unkeyed: false,
+            later: 0,
         }
     }
 
@@ -264,6 +267,7 @@ impl<'s> Searcher<'s> {
                     list: ordered.iter().copied().collect(),
                     taken: 0,
                     unkeyed: false,
+                    later: 0,
                 };
                 let (value, square) = searcher
                     .search_moves(own, opp, alpha, &mut moves, empties, None)
@@ -406,7 +410,7 @@ impl<'s> Searcher<'s> {
                 }
             }
             if moves.unkeyed {
-                fastest_first(moves, own, opp);
+                self.key_the_rest(moves, own, opp, empties);
             }
             if self.shared.parallel && empties >= SPLIT_EMPTIES && moves.remaining() >= 2 {
                 let split = Split {
@@ -477,35 +481,28 @@ impl<'s> Searcher<'s> {
         }
     }
 
-    /// Puts the moves in `moves` with their flips into `into`, keyed for ordering: the
-    /// table's best move `hint` first, then, from [`PROBE_EMPTIES`] up, by a shallow
-    /// heuristic search of each, and below that fastest first ([`fastest_first`]). The
-    /// table's move cuts off nearly always, so when there is one the others are keyed only
-    /// once it has failed to ([`Moves::unkeyed`]): the order, and so the tree, is the
-    /// same.
+    /// Puts the moves in `moves` into `into`, keyed for ordering: the table's best move
+    /// `hint` first, then, from [`PROBE_EMPTIES`] up, by a shallow heuristic search of
+    /// each, and below that fastest first ([`fastest_first`]). The table's move cuts off
+    /// nearly always, so when there is one the others are keyed, and below
+    /// [`ETC_EMPTIES`] even made, only once it has failed to ([`Moves::unkeyed`]): the
+    /// order, and so the tree, is the same.
     fn order(&mut self, into: &mut Moves, own: u64, opp: u64, moves: u64, hint: u8, empties: u32) {
-        // The children that will look themselves up in the table (and whose entries the
-        // transposition cut-off reads) have their buckets loaded while the rest goes on.
-        let prefetch = empties > SHALLOW_EMPTIES + 1;
-        into.list.extend(squares(moves).map(|square| {
-            let child = Child {
-                key: if square == u32::from(hint) {
-                    0
-                } else {
-                    u32::MAX
-                },
-                square: square as u8,
-                flipped: flips(own, opp, square),
-            };
-            if prefetch {
-                let (next_own, next_opp) = child.after(own, opp);
-                self.shared.table.prefetch(next_own, next_opp);
-            }
-            child
-        }));
         if hint != NO_MOVE && moves >> hint & 1 == 1 {
+            let hint_bit = 1 << hint;
+            self.add_children(into, own, opp, hint_bit, empties);
+            into.list[0].key = 0;
             into.unkeyed = true;
-        } else if hint == NO_MOVE && empties >= PROBE_EMPTIES {
+            if empties >= ETC_EMPTIES {
+                // The transposition cut-off looks at every child.
+                self.add_children(into, own, opp, moves & !hint_bit, empties);
+            } else {
+                into.later = moves & !hint_bit;
+            }
+            return;
+        }
+        self.add_children(into, own, opp, moves, empties);
+        if hint == NO_MOVE && empties >= PROBE_EMPTIES {
             // A position searched before has its best move from the table: the costly
             // probes are only for the others.
             for child in &mut into.list {
@@ -521,6 +518,32 @@ impl<'s> Searcher<'s> {
         } else {
             fastest_first(into, own, opp);
         }
+    }
+
+    /// The moves of the node that the table's move did not cut off, made and keyed.
+    fn key_the_rest(&self, moves: &mut Moves, own: u64, opp: u64, empties: u32) {
+        let later = std::mem::take(&mut moves.later);
+        self.add_children(moves, own, opp, later, empties);
+        fastest_first(moves, own, opp);
+    }
+
+    /// Adds the moves `squares` to `into` with their flips, not yet keyed. The children
+    /// that will look themselves up in the table (and whose entries the transposition
+    /// cut-off reads) have their buckets loaded meanwhile.
+    fn add_children(&self, into: &mut Moves, own: u64, opp: u64, moves: u64, empties: u32) {
+        let prefetch = empties > SHALLOW_EMPTIES + 1;
+        into.list.extend(squares(moves).map(|square| {
+            let child = Child {
+                key: u32::MAX,
+                square: square as u8,
+                flipped: flips(own, opp, square),
+            };
+            if prefetch {
+                let (next_own, next_opp) = child.after(own, opp);
+                self.shared.table.prefetch(next_own, next_opp);
+            }
+            child
+        }));
     }
 }
 

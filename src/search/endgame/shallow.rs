@@ -109,16 +109,20 @@ pub(super) fn final_margin(own: u64, opp: u64) -> i32 {
 pub(super) fn shallow(own: u64, opp: u64, alpha: i32, parity: u8, nodes: &mut u64) -> i32 {
     *nodes += 1;
     let empty = !(own | opp);
-    if empty.count_ones() == 2 {
-        let first = empty.trailing_zeros();
-        return last_two(
-            own,
-            opp,
-            alpha,
-            first,
-            (empty & (empty - 1)).trailing_zeros(),
-            nodes,
-        );
+    match empty.count_ones() {
+        2 => {
+            let first = empty.trailing_zeros();
+            return last_two(
+                own,
+                opp,
+                alpha,
+                first,
+                (empty & (empty - 1)).trailing_zeros(),
+                nodes,
+            );
+        }
+        3 => return last_three(own, opp, alpha, parity, empty, nodes),
+        _ => {}
     }
     let odd = ODD_SQUARES[usize::from(parity)] & empty;
     let mut best = -65;
@@ -133,6 +137,42 @@ pub(super) fn shallow(own: u64, opp: u64, alpha: i32, parity: u8, nodes: &mut u6
             own | flipped | 1 << square,
             -alpha - 1,
             next_parity,
+            nodes,
+        );
+        if value > best {
+            best = value;
+            if value > alpha {
+                return value;
+            }
+        }
+    }
+    if best > -65 {
+        best
+    } else if legal_moves(opp, own) == 0 {
+        final_margin(own, opp)
+    } else {
+        -shallow(opp, own, -alpha - 1, parity, nodes)
+    }
+}
+
+/// [`shallow`] with the three empty squares of `empty`, in parity order, each move's
+/// two-empties position searched at once.
+fn last_three(own: u64, opp: u64, alpha: i32, parity: u8, empty: u64, nodes: &mut u64) -> i32 {
+    let odd = ODD_SQUARES[usize::from(parity)] & empty;
+    let mut best = -65;
+    for square in squares(odd).chain(squares(empty & !odd)) {
+        let flipped = try_flips(own, opp, square);
+        if flipped == 0 {
+            continue;
+        }
+        *nodes += 1;
+        let rest = empty & !(1 << square);
+        let value = -last_two(
+            opp & !flipped,
+            own | flipped | 1 << square,
+            -alpha - 1,
+            rest.trailing_zeros(),
+            63 - rest.leading_zeros(),
             nodes,
         );
         if value > best {
