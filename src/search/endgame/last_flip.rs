@@ -49,12 +49,12 @@ static DIAGONALS: [[u64; 2]; 64] = {
         let (row, col) = (square as i32 / 8, square as i32 % 8);
         let mut other = 0;
         while other < 64 {
-            let (r, c) = (other as i32 / 8, other as i32 % 8);
+            let (r, c) = (other / 8, other % 8);
             if r - c == row - col {
-                diagonals[square][0] |= 1 << other;
+                diagonals[square][0] |= 1u64 << other;
             }
             if r + c == row + col {
-                diagonals[square][1] |= 1 << other;
+                diagonals[square][1] |= 1u64 << other;
             }
             other += 1;
         }
