@@ -101,6 +101,27 @@ fn one_and_two_threads_give_the_same_value_best_move_and_margins() {
 }
 
 #[test]
+fn a_solve_visits_the_same_nodes_whatever_was_solved_before() {
+    // Solves of as many empties share one kept table, which must read as empty to each.
+    let positions: Vec<Othello> = random_openings(&Othello::start(), 6, 46, 8)
+        .expect("random games last 46 plies")
+        .into_iter()
+        .filter(|game| game.outcome().is_none() && game.empties().count_ones() == 14)
+        .collect();
+    assert!(positions.len() >= 2, "{} positions", positions.len());
+    let options = EndgameOptions {
+        threads: 1,
+        deadline: None,
+    };
+    let solve = |game| solve_endgame_within(game, &options, &mut |_| {}).unwrap();
+    let first = solve(&positions[0]);
+    for game in &positions[1..] {
+        solve(game);
+    }
+    assert_eq!(solve(&positions[0]), first);
+}
+
+#[test]
 fn a_finished_game_is_scored_and_has_no_move() {
     // White has no discs: black wins with the 60 empties counted to them.
     let text = format!("{}{}{} X", "X".repeat(3), "-".repeat(60), "X");

@@ -31,6 +31,7 @@ use crate::games::othello::{Move, Othello};
 use crate::games::{Game, MoveList};
 
 mod ffo;
+mod last_flip;
 mod search;
 mod shallow;
 mod stability;

@@ -15,7 +15,7 @@ use arrayvec::ArrayVec;
 
 use super::shallow::{SHALLOW_EMPTIES, final_margin, odd_squares, parity, shallow};
 use super::stability::stability_cutoff;
-use super::table::{Known, NO_MOVE, Table};
+use super::table::{Known, Lent, NO_MOVE, lend};
 use crate::eval::HEURISTIC_BOUND;
 use crate::eval::weighted::WeightedSum;
 use crate::games::Player;
@@ -96,7 +96,7 @@ impl Precision {
 
 /// What the threads of one solve share.
 pub(super) struct Shared {
-    pub table: Table,
+    pub table: Lent,
     /// The evaluator of the ordering probes far from the end.
     heuristic: WeightedSum<Othello>,
     /// Whether nodes split their moves among the threads of a pool.
@@ -112,7 +112,7 @@ impl Shared {
     pub fn new(empties: u32, parallel: bool) -> Shared {
         Shared {
             // 2^22 entries (96 MiB) from 20 empties up; smaller solves need less.
-            table: Table::new((empties + 2).clamp(10, 22)),
+            table: lend((empties + 2).clamp(10, 22)),
             heuristic: WeightedSum::named("heuristic", "othello", &[])
                 .expect("Othello's heuristic is built in"),
             parallel,
@@ -156,9 +156,23 @@ impl Child {
 struct Moves {
     list: ArrayVec<Child, 32>,
     taken: usize,
+    /// Only the table's move is keyed yet: the others are keyed ([`fastest_first`]) once
+    /// it has been searched without a cut-off.
+    unkeyed: bool,
+    /// The moves not in the list yet, to be made with the keys.
+    later: u64,
 }
 
 impl Moves {
+    fn new() -> Moves {
+        Moves {
+            list: ArrayVec::new(),
+            taken: 0,
+            unkeyed: false,
+            later: 0,
+        }
+    }
+
     fn take_best(&mut self) -> Option<Child> {
         let rest = &mut self.list[self.taken..];
         let best = (0..rest.len()).min_by_key(|&i| (rest[i].key, rest[i].square))?;
@@ -242,18 +256,21 @@ impl<'s> Searcher<'s> {
             return Some((value, Some(Move::PASS)));
         }
         let empties = (!(own | opp)).count_ones();
-        let mut ordered = self.order(own, opp, moves, NO_MOVE, empties);
+        let mut ordered = Moves::new();
+        self.order(&mut ordered, own, opp, moves, NO_MOVE, empties);
         let ordered = ordered.take_rest().to_vec();
         let mut best = ordered[0].square;
         let value = self.mtdf(
             precision,
             |searcher, alpha| {
-                let moves = Moves {
+                let mut moves = Moves {
                     list: ordered.iter().copied().collect(),
                     taken: 0,
+                    unkeyed: false,
+                    later: 0,
                 };
                 let (value, square) = searcher
-                    .search_moves(own, opp, alpha, moves, empties, None)
+                    .search_moves(own, opp, alpha, &mut moves, empties, None)
                     .unwrap_or((alpha, NO_MOVE));
                 if value > alpha {
                     best = square;
@@ -339,7 +356,9 @@ impl<'s> Searcher<'s> {
             }
             hint = known.best;
         }
-        let moves = self.order(own, opp, moves, hint, empties);
+        let mut list = Moves::new();
+        self.order(&mut list, own, opp, moves, hint, empties);
+        let moves = &mut list;
         if empties >= ETC_EMPTIES
             && let Some(cut) = self.transposition_cutoff(own, opp, &moves.list, alpha)
         {
@@ -373,7 +392,7 @@ impl<'s> Searcher<'s> {
         own: u64,
         opp: u64,
         alpha: i32,
-        mut moves: Moves,
+        moves: &mut Moves,
         empties: u32,
         abort: Option<&Abort>,
     ) -> Outcome {
@@ -389,6 +408,9 @@ impl<'s> Searcher<'s> {
                 if value > alpha {
                     return Some(best);
                 }
+            }
+            if moves.unkeyed {
+                self.key_the_rest(moves, own, opp, empties);
             }
             if self.shared.parallel && empties >= SPLIT_EMPTIES && moves.remaining() >= 2 {
                 let split = Split {
@@ -459,56 +481,98 @@ impl<'s> Searcher<'s> {
         }
     }
 
-    /// The moves in `moves` with their flips, keyed for ordering: the table's best move
+    /// Puts the moves in `moves` into `into`, keyed for ordering: the table's best move
     /// `hint` first, then, from [`PROBE_EMPTIES`] up, by a shallow heuristic search of
-    /// each, and below that fastest first. A move's key counts the opponent's replies
-    /// (corner replies twice over) 16 each, the opponent's potential mobility (empty
-    /// squares next to the mover's discs) 4 each, the mover's discs not made stable by a
-    /// corner 6 each (of the 12 corner and next-to-corner edge squares), 2 for leaving its
-    /// board quarter an even number of empties (parity), and the square's class (corner,
-    /// edge, inner, C-, X-square) 0–4. The weights were tuned on the node counts of FFO
-    /// #40–#47 (see docs/measurements.md).
-    fn order(&mut self, own: u64, opp: u64, moves: u64, hint: u8, empties: u32) -> Moves {
-        let empty = !(own | opp);
-        let odd = odd_squares(empty);
-        // A position searched before has its best move from the table, which cuts off
-        // nearly always: the rest need no costly probes.
-        let probe = hint == NO_MOVE && empties >= PROBE_EMPTIES;
-        let mut probed = 0;
-        let list = squares(moves)
-            .map(|square| {
-                let flipped = flips(own, opp, square);
-                let child = Child {
-                    key: 0,
-                    square: square as u8,
-                    flipped,
-                };
+    /// each, and below that fastest first ([`fastest_first`]). The table's move cuts off
+    /// nearly always, so when there is one the others are keyed, and below
+    /// [`ETC_EMPTIES`] even made, only once it has failed to ([`Moves::unkeyed`]): the
+    /// order, and so the tree, is the same.
+    fn order(&mut self, into: &mut Moves, own: u64, opp: u64, moves: u64, hint: u8, empties: u32) {
+        if hint != NO_MOVE && moves >> hint & 1 == 1 {
+            let hint_bit = 1 << hint;
+            self.add_children(into, own, opp, hint_bit, empties);
+            into.list[0].key = 0;
+            into.unkeyed = true;
+            if empties >= ETC_EMPTIES {
+                // The transposition cut-off looks at every child.
+                self.add_children(into, own, opp, moves & !hint_bit, empties);
+            } else {
+                into.later = moves & !hint_bit;
+            }
+            return;
+        }
+        self.add_children(into, own, opp, moves, empties);
+        if hint == NO_MOVE && empties >= PROBE_EMPTIES {
+            // A position searched before has its best move from the table: the costly
+            // probes are only for the others.
+            for child in &mut into.list {
                 let (next_own, next_opp) = child.after(own, opp);
-                let key = if square == u32::from(hint) {
-                    0
-                } else if probe {
-                    // The opponent moves next: their value, lowest first.
-                    let position = Othello::from_discs(next_own, next_opp, Player::First)
-                        .expect("the two sides' discs are disjoint");
-                    let probe = search(&position, PROBE_DEPTH, &self.shared.heuristic);
-                    probed += probe.nodes;
-                    let value = probe.value.clamp(-HEURISTIC_BOUND, HEURISTIC_BOUND);
-                    (1.0 + HEURISTIC_BOUND + value) as u32
-                } else {
-                    let replies = legal_moves(next_own, next_opp);
-                    let potential = neighbours(next_opp) & empty & !(1 << square);
-                    let even = u32::from(odd >> square & 1 == 0);
-                    let unstable = 12 - corner_stable(next_opp).count_ones();
-                    1 + 16 * (replies.count_ones() + (replies & CORNERS).count_ones())
-                        + 4 * potential.count_ones()
-                        + 6 * unstable
-                        + 2 * even
-                        + u32::from(SQUARE_CLASS[square as usize])
-                };
-                Child { key, ..child }
-            })
-            .collect();
-        self.nodes += probed;
-        Moves { list, taken: 0 }
+                // The opponent moves next: their value, lowest first.
+                let position = Othello::from_discs(next_own, next_opp, Player::First)
+                    .expect("the two sides' discs are disjoint");
+                let probe = search(&position, PROBE_DEPTH, &self.shared.heuristic);
+                self.nodes += probe.nodes;
+                let value = probe.value.clamp(-HEURISTIC_BOUND, HEURISTIC_BOUND);
+                child.key = (1.0 + HEURISTIC_BOUND + value) as u32;
+            }
+        } else {
+            fastest_first(into, own, opp);
+        }
+    }
+
+    /// The moves of the node that the table's move did not cut off, made and keyed.
+    fn key_the_rest(&self, moves: &mut Moves, own: u64, opp: u64, empties: u32) {
+        let later = std::mem::take(&mut moves.later);
+        self.add_children(moves, own, opp, later, empties);
+        fastest_first(moves, own, opp);
+    }
+
+    /// Adds the moves `squares` to `into` with their flips, not yet keyed. The children
+    /// that will look themselves up in the table (and whose entries the transposition
+    /// cut-off reads) have their buckets loaded meanwhile.
+    fn add_children(&self, into: &mut Moves, own: u64, opp: u64, moves: u64, empties: u32) {
+        let prefetch = empties > SHALLOW_EMPTIES + 1;
+        into.list.extend(squares(moves).map(|square| {
+            let child = Child {
+                key: u32::MAX,
+                square: square as u8,
+                flipped: flips(own, opp, square),
+            };
+            if prefetch {
+                let (next_own, next_opp) = child.after(own, opp);
+                self.shared.table.prefetch(next_own, next_opp);
+            }
+            child
+        }));
+    }
+}
+
+/// Keys the moves of `moves` not yet taken, other than the table's (key 0), fastest first.
+/// A move's key counts the opponent's replies (corner replies twice over) 16 each, the
+/// opponent's potential mobility (empty squares next to the mover's discs) 4 each, the
+/// mover's discs not made stable by a corner 6 each (of the 12 corner and next-to-corner
+/// edge squares), 2 for leaving its board quarter an even number of empties (parity), and
+/// the square's class (corner, edge, inner, C-, X-square) 0–4. The weights were tuned on
+/// the node counts of FFO #40–#47 (see docs/measurements.md).
+fn fastest_first(moves: &mut Moves, own: u64, opp: u64) {
+    let empty = !(own | opp);
+    let odd = odd_squares(empty);
+    moves.unkeyed = false;
+    for child in &mut moves.list[moves.taken..] {
+        if child.key == 0 {
+            continue;
+        }
+        let square = u32::from(child.square);
+        let (next_own, next_opp) = child.after(own, opp);
+        let replies = legal_moves(next_own, next_opp);
+        let potential = neighbours(next_opp) & empty & !(1 << square);
+        let even = u32::from(odd >> square & 1 == 0);
+        let unstable = 12 - corner_stable(next_opp).count_ones();
+        child.key = 1
+            + 16 * (replies.count_ones() + (replies & CORNERS).count_ones())
+            + 4 * potential.count_ones()
+            + 6 * unstable
+            + 2 * even
+            + u32::from(SQUARE_CLASS[square as usize]);
     }
 }

@@ -1,6 +1,7 @@
 //! The last few empties: no table, no move list, no ordering beyond parity. A position
 //! this close to the end is searched faster than it could be looked up.
 
+use super::last_flip::last_flip_count;
 use crate::games::othello::bitboard::{flips, legal_moves, squares};
 
 /// From this many empties down, positions are searched here.
@@ -108,16 +109,20 @@ pub(super) fn final_margin(own: u64, opp: u64) -> i32 {
 pub(super) fn shallow(own: u64, opp: u64, alpha: i32, parity: u8, nodes: &mut u64) -> i32 {
     *nodes += 1;
     let empty = !(own | opp);
-    if empty.count_ones() == 2 {
-        let first = empty.trailing_zeros();
-        return last_two(
-            own,
-            opp,
-            alpha,
-            first,
-            (empty & (empty - 1)).trailing_zeros(),
-            nodes,
-        );
+    match empty.count_ones() {
+        2 => {
+            let first = empty.trailing_zeros();
+            return last_two(
+                own,
+                opp,
+                alpha,
+                first,
+                (empty & (empty - 1)).trailing_zeros(),
+                nodes,
+            );
+        }
+        3 => return last_three(own, opp, alpha, parity, empty, nodes),
+        _ => {}
     }
     let odd = ODD_SQUARES[usize::from(parity)] & empty;
     let mut best = -65;
@@ -132,6 +137,42 @@ pub(super) fn shallow(own: u64, opp: u64, alpha: i32, parity: u8, nodes: &mut u6
             own | flipped | 1 << square,
             -alpha - 1,
             next_parity,
+            nodes,
+        );
+        if value > best {
+            best = value;
+            if value > alpha {
+                return value;
+            }
+        }
+    }
+    if best > -65 {
+        best
+    } else if legal_moves(opp, own) == 0 {
+        final_margin(own, opp)
+    } else {
+        -shallow(opp, own, -alpha - 1, parity, nodes)
+    }
+}
+
+/// [`shallow`] with the three empty squares of `empty`, in parity order, each move's
+/// two-empties position searched at once.
+fn last_three(own: u64, opp: u64, alpha: i32, parity: u8, empty: u64, nodes: &mut u64) -> i32 {
+    let odd = ODD_SQUARES[usize::from(parity)] & empty;
+    let mut best = -65;
+    for square in squares(odd).chain(squares(empty & !odd)) {
+        let flipped = try_flips(own, opp, square);
+        if flipped == 0 {
+            continue;
+        }
+        *nodes += 1;
+        let rest = empty & !(1 << square);
+        let value = -last_two(
+            opp & !flipped,
+            own | flipped | 1 << square,
+            -alpha - 1,
+            rest.trailing_zeros(),
+            63 - rest.leading_zeros(),
             nodes,
         );
         if value > best {
@@ -188,15 +229,17 @@ fn last_two(own: u64, opp: u64, alpha: i32, a: u32, b: u32, nodes: &mut u64) -> 
 }
 
 /// The exact value of a position with one empty `square` for the owner of `own`: they
-/// play it if they can, else the opponent does if they can, else the game ends.
+/// play it if they can, else the opponent does if they can, else the game ends. The
+/// flips are only counted ([`last_flip_count`]).
 #[inline]
 pub(super) fn last_one(own: u64, opp: u64, square: u32) -> i32 {
-    let margin = own.count_ones() as i32 - opp.count_ones() as i32;
-    let mine = flips(own, opp, square).count_ones() as i32;
+    // 63 discs: the margin before the move is own − opp = 2 own − 63.
+    let margin = 2 * own.count_ones() as i32 - 63;
+    let mine = last_flip_count(own, square);
     if mine > 0 {
         return margin + 2 * mine + 1;
     }
-    let theirs = flips(opp, own, square).count_ones() as i32;
+    let theirs = last_flip_count(opp, square);
     if theirs > 0 {
         return margin - 2 * theirs - 1;
     }
