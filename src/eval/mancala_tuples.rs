@@ -194,7 +194,7 @@ impl MoveEffects {
 
 /// The most seeds `perspective` banks over its whole turn in `game`, following its extra
 /// turns (bounded by [`TURN_DEPTH`] and [`TURN_POSITIONS`]): zero when it is not to move.
-pub fn turn_bank<R: Rules>(game: &Mancala<R>, perspective: Player) -> u16 {
+fn turn_bank<R: Rules>(game: &Mancala<R>, perspective: Player) -> u16 {
     if game.to_move() != perspective || game.outcome().is_some() {
         return 0;
     }
