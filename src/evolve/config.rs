@@ -102,6 +102,17 @@ impl fmt::Display for NetworkChoice {
 /// players (see README, "Results").
 pub const DEFAULT_PRESET: Preset = Preset::Td;
 
+/// What a run's `--teacher` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TeacherSpec<'a> {
+    /// A champion file, whose network every position learns.
+    File(&'a str),
+    /// Exact late values of positions with at most this many seeds on the board (Kalah).
+    Exact(u32),
+    /// The learner's own alpha-beta search of this depth.
+    Search(u32),
+}
+
 /// The prefix of a `--teacher` that names exact late values rather than a file.
 pub const EXACT_TEACHER: &str = "exact:";
 
@@ -308,6 +319,37 @@ impl EvolveConfig {
         }
     }
 
+    /// What `--teacher` names, if anything; an error for a built-in teacher whose size
+    /// (`exact:SEEDS`, `search:DEPTH`) is not a whole number in its range.
+    pub fn teacher_spec(&self) -> Result<Option<TeacherSpec<'_>>, ConfigError> {
+        let Some(teacher) = self.teacher.as_deref() else {
+            return Ok(None);
+        };
+        let exact: fn(u32) -> TeacherSpec<'static> = TeacherSpec::Exact;
+        let sized_teachers = [
+            (EXACT_TEACHER, "SEEDS", 2, MAX_LATE_SEEDS, exact),
+            (
+                SEARCH_TEACHER,
+                "DEPTH",
+                1,
+                MAX_TEACHER_DEPTH,
+                TeacherSpec::Search,
+            ),
+        ];
+        for (prefix, unit, low, high, spec) in sized_teachers {
+            if let Some(size) = teacher.strip_prefix(prefix) {
+                return match size.parse() {
+                    Ok(size) if (low..=high).contains(&size) => Ok(Some(spec(size))),
+                    _ => Err(ConfigError(format!(
+                        "--teacher {prefix}{unit} takes a whole number from {low} to {high}, not '{}'",
+                        size.escape_debug()
+                    ))),
+                };
+            }
+        }
+        Ok(Some(TeacherSpec::File(teacher)))
+    }
+
     /// The settings of `generation`'s TD learning games.
     pub fn td_settings(&self, generation: u32) -> crate::learn::td::TdSettings {
         crate::learn::td::TdSettings {
@@ -479,24 +521,7 @@ impl EvolveConfig {
         if self.teacher.is_some() && self.td_games == 0 {
             return fail("--teacher needs TD learning games (--td-games)".into());
         }
-        // A built-in teacher names its size after a prefix: `exact:SEEDS`, `search:DEPTH`.
-        let sized_teachers = [
-            (EXACT_TEACHER, "SEEDS", 2, MAX_LATE_SEEDS),
-            (SEARCH_TEACHER, "DEPTH", 1, MAX_TEACHER_DEPTH),
-        ];
-        for (prefix, unit, low, high) in sized_teachers {
-            let size = self.teacher.as_deref().and_then(|t| t.strip_prefix(prefix));
-            if let Some(size) = size
-                && !size
-                    .parse()
-                    .is_ok_and(|size: u32| (low..=high).contains(&size))
-            {
-                return fail(format!(
-                    "--teacher {prefix}{unit} takes a whole number from {low} to {high}, not '{}'",
-                    size.escape_debug()
-                ));
-            }
-        }
+        self.teacher_spec()?;
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
         if self.evolves() && !self.league && !partners_play {
             return fail(

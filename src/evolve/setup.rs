@@ -16,7 +16,7 @@ use crate::rng::rng_for;
 
 use super::benchmark::benchmark_opponents;
 use super::checkpoint::{EvolutionState, RunDir, RunLock};
-use super::config::{ConfigError, EXACT_TEACHER, EvolveConfig, NetworkChoice, SEARCH_TEACHER};
+use super::config::{ConfigError, EXACT_TEACHER, EvolveConfig, NetworkChoice, TeacherSpec};
 use super::{EVOLVE_STREAM, Evolution, EvolveError, RunFiles, learner, stats};
 
 impl<G: NamedEvaluators> Evolution<G> {
@@ -248,28 +248,18 @@ fn load_teacher<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
 ) -> Result<Option<Box<dyn Teacher<G>>>, EvolveError> {
-    let Some(spec) = &config.teacher else {
-        return Ok(None);
+    let path = match config.teacher_spec()? {
+        None => return Ok(None),
+        Some(TeacherSpec::Exact(seeds)) => {
+            let teacher = ExactLateTeacher::for_game(start, seeds).map_err(|reason| {
+                ConfigError(format!("--teacher {EXACT_TEACHER}{seeds}: {reason}"))
+            })?;
+            return Ok(Some(teacher));
+        }
+        Some(TeacherSpec::Search(depth)) => return Ok(Some(Box::new(SearchTeacher { depth }))),
+        Some(TeacherSpec::File(path)) => path,
     };
-    if let Some(seeds) = spec.strip_prefix(EXACT_TEACHER) {
-        let seeds = seeds.parse().map_err(|_| {
-            ConfigError(format!(
-                "--teacher {spec}: {EXACT_TEACHER} takes the most seeds on the board, a whole number"
-            ))
-        })?;
-        let teacher = ExactLateTeacher::for_game(start, seeds)
-            .map_err(|reason| ConfigError(format!("--teacher {spec}: {reason}")))?;
-        return Ok(Some(teacher));
-    }
-    if let Some(depth) = spec.strip_prefix(SEARCH_TEACHER) {
-        let depth = depth.parse().map_err(|_| {
-            ConfigError(format!(
-                "--teacher {spec}: {SEARCH_TEACHER} takes a search depth, a whole number"
-            ))
-        })?;
-        return Ok(Some(Box::new(SearchTeacher { depth })));
-    }
-    let champion = Champion::load_for(Path::new(spec), start)?;
+    let champion = Champion::load_for(Path::new(path), start)?;
     let symmetries = start.cell_board().map_or(1, |board| board.symmetries.len());
     let bytes = champion.architecture.network_bytes(symmetries);
     let network = start.network(&champion.architecture, champion.genes);
