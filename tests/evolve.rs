@@ -733,6 +733,47 @@ fn td_runs_do_not_depend_on_the_thread_count_and_resume_exactly() {
     }
 }
 
+/// A larger batch is another run (its games see weights a few more games old), still
+/// the same on 1 and 2 threads; batches outside 1..=4096 are refused by name.
+#[test]
+fn the_td_batch_changes_the_run_but_never_the_threads() {
+    let config = EvolveConfig {
+        generations: 2,
+        sparring_share: 0.0,
+        ..small_td()
+    };
+    let batched = EvolveConfig {
+        td_batch: 64,
+        ..config.clone()
+    };
+    let dirs = [
+        temp_dir("batch16"),
+        temp_dir("batch64-t1"),
+        temp_dir("batch64-t2"),
+    ];
+    let default = run(&config, &dirs[0], 2);
+    let one = run(&batched, &dirs[1], 1);
+    let two = run(&batched, &dirs[2], 2);
+    assert_eq!(one, two);
+    assert_ne!(
+        one.2, default.2,
+        "batches of 64 learned the weights of batches of 16"
+    );
+    for dir in dirs {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+    for batch in [0, 4097] {
+        let error = EvolveConfig {
+            td_batch: batch,
+            ..config.clone()
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(error.contains("--td-batch"), "{error}");
+    }
+}
+
 #[test]
 fn ctdl_runs_select_among_td_learners_deterministically_and_resume_exactly() {
     let config = EvolveConfig {
@@ -888,6 +929,7 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
         learning_rate: 0.003,
         exploration: 0.1,
         learn_exploring: false,
+        batch: 16,
         lambda: 0.0,
     };
     train(&mut network, 2000, &setup, settings, None);
@@ -940,6 +982,7 @@ fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
             learning_rate: 0.0,
             exploration,
             learn_exploring,
+            batch: 16,
             lambda: 0.0,
         };
         self_play_updates(&network, settings, 9, game)
@@ -985,6 +1028,7 @@ fn td_lambda_returns_blend_the_targets_down_the_game() {
             learning_rate: 0.0,
             exploration,
             learn_exploring: false,
+            batch: 16,
             lambda,
         };
         self_play_updates(&network, settings, 7, game)
@@ -1080,6 +1124,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
         learning_rate: 0.002,
         exploration: 0.3,
         learn_exploring: false,
+        batch: 16,
         lambda: 0.0,
     };
     let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0);
@@ -1141,6 +1186,7 @@ fn kalah_learner(
         learning_rate: 0.002,
         exploration,
         learn_exploring: false,
+        batch: 16,
         lambda: 0.0,
     };
     train(&mut network, games, &setup, settings, teacher);

@@ -13,7 +13,7 @@ use evoboard::arena::random_openings;
 use evoboard::eval::NamedEvaluators;
 use evoboard::eval::neural::NeuralEvaluator;
 use evoboard::evolve::architecture_for;
-use evoboard::evolve::config::{EvolveConfig, Preset};
+use evoboard::evolve::config::{EvolveConfig, MAX_TD_BATCH, Preset};
 use evoboard::evolve::league::{league_games, play_league};
 use evoboard::games::Perft;
 use evoboard::learn::td::{GameSetup, Opponent, train};
@@ -41,6 +41,10 @@ pub struct BenchArgs {
     /// Self-play games of the learning-throughput measurement.
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     learning_games: u32,
+    /// TD games played at once against the same weights in the learning-throughput
+    /// measurement (the batch of `evolve --td-batch`) [default: 16].
+    #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u32).range(1..=MAX_TD_BATCH as i64))]
+    td_batch: Option<u32>,
     /// Othello only: measure the exact endgame solver alone, on the first N FFO test
     /// positions from #40 (1–10; 5 is #40–#44), on 1 and 2 threads: nodes, time, nodes/s
     /// per thread and the 2-thread speed-up (best of --repeats).
@@ -84,15 +88,19 @@ pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult 
         }
     }
     measure_generation(&start, args.repeats)?;
-    measure_learning(&start, args.learning_games, args.repeats)
+    measure_learning(&start, args)
 }
 
-/// TD learning throughput: `games` self-play learning games of the TD preset's default
-/// network (from a blank network, so the games are those of early learning), on 1 and on
+/// TD learning throughput: `--learning-games` self-play learning games of the TD preset's default
+/// network in batches of `--td-batch` (from a blank network, so the games are those of early learning), on 1 and on
 /// 2 threads, in games per second per thread, and the 2-thread speed-up. Best of `repeats`
 /// timings, each from the blank network again.
-fn measure_learning<G: NamedEvaluators>(start: &G, games: u32, repeats: u16) -> CliResult {
-    let config = EvolveConfig::for_game(Preset::Td, start);
+fn measure_learning<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResult {
+    let (games, repeats) = (args.learning_games, args.repeats);
+    let mut config = EvolveConfig::for_game(Preset::Td, start);
+    if let Some(batch) = args.td_batch {
+        config.td_batch = batch as usize;
+    }
     let architecture = architecture_for(start, &config)?;
     let settings = config.td_settings(1);
     let mut best = [f64::INFINITY; 2];
@@ -112,8 +120,9 @@ fn measure_learning<G: NamedEvaluators>(start: &G, games: u32, repeats: u16) -> 
             best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
         }
         println!(
-            "TD learning ({}): {games} self-play games at 1 ply in {:.2} s on {threads} thread{}: {:.0} games/s per thread",
+            "TD learning ({}, batches of {}): {games} self-play games at 1 ply in {:.2} s on {threads} thread{}: {:.0} games/s per thread",
             architecture,
+            config.td_batch,
             best[slot],
             if threads == 1 { "" } else { "s" },
             f64::from(games) / best[slot] / threads as f64

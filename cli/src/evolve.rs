@@ -15,7 +15,7 @@ use crate::error::{BadInput, CliResult};
 use crate::plot::default_plot_dir;
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::{EvolutionState, RunDir};
-use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, NetworkChoice, Preset};
+use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, MAX_TD_BATCH, NetworkChoice, Preset};
 use evoboard::evolve::{Evolution, EvolveError, Observer, benchmark_specs};
 
 use crate::stop::{as_started, interrupted, stop_on_ctrl_c};
@@ -143,6 +143,11 @@ pub struct EvolveArgs {
     /// instead of the value one move later [default: 0, TD(0)].
     #[arg(long)]
     lambda: Option<f32>,
+    /// TD games played at once against the same weights: larger batches use two or more
+    /// threads better but learn from weights a few more games old, so the run differs
+    /// (the number of threads never changes it) [default: 16].
+    #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u32).range(1..=MAX_TD_BATCH as i64))]
+    td_batch: Option<u32>,
     /// Random plies that make each TD game's opening [default: td and ctdl: 10 for Kalah,
     /// Oware and Congklak, 0 for Othello and Congkak; other presets: 0].
     #[arg(long, value_name = "PLIES")]
@@ -307,6 +312,9 @@ impl EvolveArgs {
         }
         if let Some(games) = self.td_games {
             config.td_games = games as usize;
+        }
+        if let Some(games) = self.td_batch {
+            config.td_batch = games as usize;
         }
         if self.learning_rate_end.is_some() {
             config.learning_rate_end = self.learning_rate_end;

@@ -202,6 +202,11 @@ pub struct EvolveConfig {
     /// λ of the learners' TD(λ) (0: TD(0)).
     #[serde(default)]
     pub td_lambda: f32,
+    /// TD games played at once against the same weights (see
+    /// [`TdSettings::batch`](crate::learn::td::TdSettings::batch)): larger batches keep
+    /// more cores busy but learn from weights a few more games old, so the runs differ.
+    #[serde(default = "default_td_batch")]
+    pub td_batch: usize,
     /// Random plies from the start that make each TD game's opening.
     pub td_opening_plies: u32,
     /// Sparring partners (agent specs) of TD games.
@@ -256,6 +261,16 @@ fn yes() -> bool {
     true
 }
 
+/// The batch of every run made before the batch was a setting.
+fn default_td_batch() -> usize {
+    DEFAULT_TD_BATCH
+}
+
+/// TD games played at once against the same weights unless a run says otherwise.
+pub const DEFAULT_TD_BATCH: usize = 16;
+/// The largest `td_batch`: beyond it the weights a game sees are stale for no more speed.
+pub const MAX_TD_BATCH: usize = 4096;
+
 /// A setting that makes no sense.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid evolution setting: {0}")]
@@ -294,6 +309,7 @@ impl EvolveConfig {
             decay_generations: 0,
             exploration: 0.1,
             td_lambda: 0.0,
+            td_batch: DEFAULT_TD_BATCH,
             learn_exploring: false,
             td_opening_plies: 0,
             sparring: Vec::new(),
@@ -357,6 +373,7 @@ impl EvolveConfig {
             exploration: self.exploration,
             learn_exploring: self.learn_exploring,
             lambda: self.td_lambda,
+            batch: self.td_batch,
         }
     }
 
@@ -511,6 +528,12 @@ impl EvolveConfig {
             || !(0.0..=1.0).contains(&self.td_lambda)
         {
             return fail("--exploration, --sparring-share and --lambda must lie in [0, 1]".into());
+        }
+        if !(1..=MAX_TD_BATCH).contains(&self.td_batch) {
+            return fail(format!(
+                "--td-batch {} must lie in 1..={MAX_TD_BATCH}",
+                self.td_batch
+            ));
         }
         if self.sparring_share > 0.0 && self.sparring.is_empty() {
             return fail("--sparring-share needs --sparring partners".into());

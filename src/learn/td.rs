@@ -49,6 +49,11 @@ pub struct TdSettings {
     /// λ of TD(λ): how far each position's target reaches down the game (0: one move, the
     /// TD(0) target; towards 1: the game's result).
     pub lambda: f32,
+    /// Games [`train`] plays at once against the same weights: enough to keep every thread
+    /// busy, few enough that the weights a game sees are at most a few games old. The
+    /// batch, not the number of threads, decides the result; the threads wait for each
+    /// other once a batch, so larger batches scale better.
+    pub batch: usize,
 }
 
 /// The value for `mover` of the position `child` reached by one of its moves: exact when
@@ -212,10 +217,6 @@ fn next_move<G: NeuralInput>(
     Some(Some((before, target)))
 }
 
-/// Games played at once against the same weights by [`train`]: large enough to keep every
-/// thread busy, small enough that the weights a game sees are at most a few games old.
-pub const BATCH: usize = 16;
-
 /// One learning game of a block: where it starts, whom it is against, and its generator.
 pub struct GameSetup<'a, G: Game> {
     pub start: G,
@@ -224,7 +225,7 @@ pub struct GameSetup<'a, G: Game> {
 }
 
 /// Plays learning games `0..games` (game k set up by `setup(k)`) and updates `network`:
-/// each batch of [`BATCH`] games is played in parallel against the weights as they stand,
+/// each batch of [`TdSettings::batch`] games is played in parallel against the weights as they stand,
 /// and the batch's updates are applied game by game, in order. The result depends on the
 /// setups alone, never on the number of threads. Returns the learner's result of each game
 /// (see [`Trajectory::result`]).
@@ -253,8 +254,8 @@ pub fn train<'a, G: NeuralInput>(
     // The weights each batch's updates go to while its games are played, with several
     // threads; one thread could not apply them while it plays, and applies them in place.
     let mut next = (rayon::current_num_threads() > 1).then(|| network.clone());
-    for batch in (0..games).step_by(BATCH) {
-        let count = BATCH.min(games - batch);
+    for batch in (0..games).step_by(settings.batch.max(1)) {
+        let count = settings.batch.max(1).min(games - batch);
         let frozen = &*network;
         let play = |j: usize| play_game(frozen, setup(batch + j), settings, teacher);
         match &mut next {

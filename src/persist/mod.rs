@@ -32,10 +32,11 @@ pub const MAGIC: &[u8; 8] = b"EVOBOARD";
 /// sparring fitness and bounded steps to checkpoints (champions are laid out as in
 /// version 2); version 4, of checkpoints only, added TD(λ)'s λ to a run's settings;
 /// version 5, of checkpoints only, the snapshots a run keeps; version 6, of checkpoints
-/// only, whether TD learns from exploring moves. Champions of every earlier version load;
+/// only, whether TD learns from exploring moves; version 7, of checkpoints only, the TD
+/// batch. Champions of every earlier version load;
 /// checkpoints only of their current one (their settings are laid out field by field, so
 /// a new setting moves every later byte).
-pub const CHECKPOINT_VERSION: u32 = 6;
+pub const CHECKPOINT_VERSION: u32 = 7;
 /// See [`CHECKPOINT_VERSION`]: champions are still written as version 3, so that files of
 /// the same network stay byte for byte the same.
 pub const CHAMPION_VERSION: u32 = 3;
