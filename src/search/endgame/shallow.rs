@@ -124,40 +124,65 @@ pub(super) fn shallow(own: u64, opp: u64, alpha: i32, parity: u8, nodes: &mut u6
         3 => return last_three(own, opp, alpha, parity, empty, nodes),
         _ => {}
     }
-    let odd = ODD_SQUARES[usize::from(parity)] & empty;
-    let mut best = -65;
-    for square in squares(odd).chain(squares(empty & !odd)) {
-        let flipped = try_flips(own, opp, square);
-        if flipped == 0 {
-            continue;
-        }
-        let next_parity = parity ^ QUARTER_BIT[square as usize];
-        let value = -shallow(
-            opp & !flipped,
-            own | flipped | 1 << square,
-            -alpha - 1,
-            next_parity,
-            nodes,
-        );
-        if value > best {
-            best = value;
-            if value > alpha {
-                return value;
-            }
-        }
-    }
-    if best > -65 {
-        best
-    } else if legal_moves(opp, own) == 0 {
-        final_margin(own, opp)
-    } else {
-        -shallow(opp, own, -alpha - 1, parity, nodes)
-    }
+    in_parity_order(
+        own,
+        opp,
+        alpha,
+        parity,
+        empty,
+        nodes,
+        move |own, opp, square, nodes| {
+            shallow(
+                own,
+                opp,
+                -alpha - 1,
+                parity ^ QUARTER_BIT[square as usize],
+                nodes,
+            )
+        },
+    )
 }
 
 /// [`shallow`] with the three empty squares of `empty`, in parity order, each move's
 /// two-empties position searched at once.
 fn last_three(own: u64, opp: u64, alpha: i32, parity: u8, empty: u64, nodes: &mut u64) -> i32 {
+    in_parity_order(
+        own,
+        opp,
+        alpha,
+        parity,
+        empty,
+        nodes,
+        move |own, opp, square, nodes| {
+            *nodes += 1;
+            let rest = empty & !(1 << square);
+            last_two(
+                own,
+                opp,
+                -alpha - 1,
+                rest.trailing_zeros(),
+                63 - rest.leading_zeros(),
+                nodes,
+            )
+        },
+    )
+}
+
+/// The moves to the squares of `empty` by the owner of `own`, those in odd quarters first
+/// (`parity`, see [`parity`]), each valued by `child` from the position it leaves (the
+/// opponent's discs first, and the square played): the fail-soft null-window value above
+/// `alpha` as in [`shallow`], or with no move the value after a pass or at the end. Inlined
+/// into each caller, so that its `child` is too.
+#[inline(always)]
+fn in_parity_order(
+    own: u64,
+    opp: u64,
+    alpha: i32,
+    parity: u8,
+    empty: u64,
+    nodes: &mut u64,
+    child: impl Fn(u64, u64, u32, &mut u64) -> i32,
+) -> i32 {
     let odd = ODD_SQUARES[usize::from(parity)] & empty;
     let mut best = -65;
     for square in squares(odd).chain(squares(empty & !odd)) {
@@ -165,16 +190,7 @@ fn last_three(own: u64, opp: u64, alpha: i32, parity: u8, empty: u64, nodes: &mu
         if flipped == 0 {
             continue;
         }
-        *nodes += 1;
-        let rest = empty & !(1 << square);
-        let value = -last_two(
-            opp & !flipped,
-            own | flipped | 1 << square,
-            -alpha - 1,
-            rest.trailing_zeros(),
-            63 - rest.leading_zeros(),
-            nodes,
-        );
+        let value = -child(opp & !flipped, own | flipped | 1 << square, square, nodes);
         if value > best {
             best = value;
             if value > alpha {
