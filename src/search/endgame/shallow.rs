@@ -124,48 +124,28 @@ pub(super) fn shallow(own: u64, opp: u64, alpha: i32, parity: u8, nodes: &mut u6
         3 => return last_three(own, opp, alpha, parity, empty, nodes),
         _ => {}
     }
-    in_parity_order(
-        own,
-        opp,
-        alpha,
-        parity,
-        empty,
-        nodes,
-        move |own, opp, square, nodes| {
-            shallow(
-                own,
-                opp,
-                -alpha - 1,
-                parity ^ QUARTER_BIT[square as usize],
-                nodes,
-            )
-        },
-    )
+    let child = |own, opp, square: u32, nodes: &mut u64| {
+        shallow(
+            own,
+            opp,
+            -alpha - 1,
+            parity ^ QUARTER_BIT[square as usize],
+            nodes,
+        )
+    };
+    in_parity_order(own, opp, alpha, parity, empty, nodes, child)
 }
 
 /// [`shallow`] with the three empty squares of `empty`, in parity order, each move's
 /// two-empties position searched at once.
 fn last_three(own: u64, opp: u64, alpha: i32, parity: u8, empty: u64, nodes: &mut u64) -> i32 {
-    in_parity_order(
-        own,
-        opp,
-        alpha,
-        parity,
-        empty,
-        nodes,
-        move |own, opp, square, nodes| {
-            *nodes += 1;
-            let rest = empty & !(1 << square);
-            last_two(
-                own,
-                opp,
-                -alpha - 1,
-                rest.trailing_zeros(),
-                63 - rest.leading_zeros(),
-                nodes,
-            )
-        },
-    )
+    let child = |own, opp, square: u32, nodes: &mut u64| {
+        *nodes += 1;
+        let rest = empty & !(1 << square);
+        let (first, last) = (rest.trailing_zeros(), 63 - rest.leading_zeros());
+        last_two(own, opp, -alpha - 1, first, last, nodes)
+    };
+    in_parity_order(own, opp, alpha, parity, empty, nodes, child)
 }
 
 /// The moves to the squares of `empty` by the owner of `own`, those in odd quarters first
