@@ -930,6 +930,7 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
         exploration: 0.1,
         learn_exploring: false,
         batch: 16,
+        symmetries: false,
         lambda: 0.0,
     };
     train(&mut network, 2000, &setup, settings, None);
@@ -972,6 +973,54 @@ fn self_play_updates(
     .updates
 }
 
+/// With `symmetries`, each position of a game is followed, in the updates applied, by its
+/// seven images with its target; an MLP so taught differs from one taught the game alone.
+#[test]
+fn learning_symmetries_teaches_each_position_and_its_seven_images() {
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::learn::td::{GameSetup, Opponent, TdSettings, train};
+    use evoboard::learn::updates::Updates;
+    let topology = Topology::new(&[64, 8, 1]).unwrap();
+    let start_network = evoboard::nn::Network::Mlp(Mlp::new(
+        topology.clone(),
+        nguyen_widrow(&topology, &mut rng_for(3, &[])),
+    ));
+    let settings = |symmetries| TdSettings {
+        learning_rate: 0.01,
+        exploration: 0.1,
+        learn_exploring: false,
+        batch: 1,
+        symmetries,
+        lambda: 0.0,
+    };
+    let setup = |game: usize| GameSetup {
+        start: Othello::start(),
+        opponent: Opponent::SelfPlay,
+        rng: rng_for(5, &[game as u64]),
+    };
+    let trained = |symmetries| {
+        let mut network = start_network.clone();
+        train(&mut network, 3, &setup, settings(symmetries), None);
+        network
+    };
+    let mut by_hand = start_network.clone();
+    for game in 0..3u64 {
+        let played = self_play_updates(&by_hand, settings(false), 5, game);
+        let mut expanded = Vec::new();
+        for (position, target) in played {
+            let images = position.symmetric_images();
+            assert_eq!(images.len(), 7);
+            expanded.push((position, target));
+            expanded.extend(images.into_iter().map(|image| (image, target)));
+        }
+        Updates::prepare(&by_hand, expanded).apply(&mut by_hand, 0.01);
+    }
+    let with_images = trained(true);
+    let genes = |network: &evoboard::nn::Network| network.genes().to_vec();
+    assert_eq!(genes(&with_images), genes(&by_hand));
+    assert_ne!(genes(&with_images), genes(&trained(false)));
+}
+
 #[test]
 fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
     use evoboard::games::{Game, MoveList, Notation};
@@ -983,6 +1032,7 @@ fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
             exploration,
             learn_exploring,
             batch: 16,
+            symmetries: false,
             lambda: 0.0,
         };
         self_play_updates(&network, settings, 9, game)
@@ -1029,6 +1079,7 @@ fn td_lambda_returns_blend_the_targets_down_the_game() {
             exploration,
             learn_exploring: false,
             batch: 16,
+            symmetries: false,
             lambda,
         };
         self_play_updates(&network, settings, 7, game)
@@ -1125,6 +1176,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
         exploration: 0.3,
         learn_exploring: false,
         batch: 16,
+        symmetries: false,
         lambda: 0.0,
     };
     let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0);
@@ -1187,6 +1239,7 @@ fn kalah_learner(
         exploration,
         learn_exploring: false,
         batch: 16,
+        symmetries: false,
         lambda: 0.0,
     };
     train(&mut network, games, &setup, settings, teacher);

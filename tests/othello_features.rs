@@ -924,3 +924,53 @@ fn evaluator_names_resolve() {
     let wpc = <Othello as NamedEvaluators>::evaluator("wpc").expect("wpc resolves");
     assert_eq!(wpc.evaluate(&corner_pair(BLACK), BLACK), 1.25);
 }
+
+/// The bitboard images of a position are the n-tuple networks' eight square maps applied
+/// to its discs (the same set of boards, in some order), and they keep the side to move,
+/// the disc counts and the number of legal moves.
+#[test]
+fn a_positions_images_are_the_eight_square_maps_of_the_board() {
+    use evoboard::eval::othello_tuples::symmetries;
+    let maps = symmetries();
+    let mapped = |bits: u64, map: &[u8]| {
+        (0..64)
+            .filter(|&s| bits >> s & 1 == 1)
+            .fold(0u64, |acc, s| acc | 1 << map[s])
+    };
+    let mut rng = rng_for(17, &[]);
+    for _ in 0..200 {
+        let mut game = Othello::start();
+        for _ in 0..rng.random_range(0..50) {
+            let mut moves = MoveList::new();
+            game.legal_moves(&mut moves);
+            if game.outcome().is_some() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            game = game.play(mv).unwrap();
+        }
+        let images = game.images();
+        assert_eq!(images[0], game);
+        let boards = |positions: &mut dyn Iterator<Item = (u64, u64)>| {
+            let mut boards: Vec<(u64, u64)> = positions.collect();
+            boards.sort_unstable();
+            boards
+        };
+        let expected = boards(&mut maps.iter().map(|map| {
+            (
+                mapped(game.discs(BLACK), map),
+                mapped(game.discs(WHITE), map),
+            )
+        }));
+        let found = boards(&mut images.iter().map(|i| (i.discs(BLACK), i.discs(WHITE))));
+        assert_eq!(found, expected);
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut moves);
+        for image in &images {
+            assert_eq!(image.to_move(), game.to_move());
+            let mut image_moves = MoveList::new();
+            image.legal_moves(&mut image_moves);
+            assert_eq!(image_moves.len(), moves.len());
+        }
+    }
+}

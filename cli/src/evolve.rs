@@ -139,6 +139,11 @@ pub struct EvolveArgs {
     /// [default: off, random moves teach nothing].
     #[arg(long)]
     learn_exploring: bool,
+    /// TD learns each position's symmetric images too (Othello: its seven rotations and
+    /// reflections, with the same target), for networks that do not share weights between
+    /// symmetric squares, such as the MLP [default: off].
+    #[arg(long)]
+    learn_symmetries: bool,
     /// λ of TD(λ): each position learns a blend of the targets down the rest of its game
     /// instead of the value one move later [default: 0, TD(0)].
     #[arg(long)]
@@ -309,6 +314,9 @@ impl EvolveArgs {
         );
         if self.learn_exploring {
             config.learn_exploring = true;
+        }
+        if self.learn_symmetries {
+            config.learn_symmetries = true;
         }
         if let Some(games) = self.td_games {
             config.td_games = games as usize;

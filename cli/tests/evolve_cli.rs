@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{error_line, evoboard, temp_dir};
+use common::{bad_input, error_line, evoboard, temp_dir};
 use evoboard::Othello;
 use evoboard::champion::Champion;
 use evoboard::nn::ntuple::GlobalFeature;
@@ -633,4 +633,24 @@ fn a_new_run_needs_a_new_or_empty_directory() {
     std::fs::remove_file(dir.join("notes.txt")).unwrap();
     assert!(small_td_run(&dir).status.success());
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `--learn-symmetries` needs a board with symmetries: on Kalah it is refused by name,
+/// before the run's directory is made.
+#[test]
+fn learning_symmetries_is_refused_where_the_board_has_none() {
+    let out = temp_dir("symmetries").join("run");
+    let line = bad_input(&[
+        "evolve",
+        "--game",
+        "kalah",
+        "--learn-symmetries",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        line.contains("--learn-symmetries") && line.contains("kalah"),
+        "{line}"
+    );
+    assert!(!out.exists());
 }

@@ -54,6 +54,16 @@ pub trait NeuralInput: Notation {
         mlp.forward(input)
     }
 
+    /// The other positions equal to this one up to the board's symmetries (Othello: its
+    /// seven rotations and reflections), which a network should value alike; none for a
+    /// game without symmetries. TD learning may learn them beside each position.
+    fn symmetric_images(&self) -> Vec<Self>
+    where
+        Self: Sized,
+    {
+        Vec::new()
+    }
+
     /// The cell view for n-tuple networks; `None` when the game has none.
     fn cell_board(&self) -> Option<CellBoard> {
         None
@@ -261,6 +271,10 @@ impl NeuralInput for Othello {
             squares(own).map(|s| s as usize),
             squares(opp).map(|s| s as usize),
         )
+    }
+
+    fn symmetric_images(&self) -> Vec<Othello> {
+        self.images()[1..].to_vec()
     }
 
     fn cell_board(&self) -> Option<CellBoard> {

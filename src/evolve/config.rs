@@ -207,6 +207,10 @@ pub struct EvolveConfig {
     /// more cores busy but learn from weights a few more games old, so the runs differ.
     #[serde(default = "default_td_batch")]
     pub td_batch: usize,
+    /// Whether TD learns each position's symmetric images too (see
+    /// [`TdSettings::symmetries`](crate::learn::td::TdSettings::symmetries)).
+    #[serde(default)]
+    pub learn_symmetries: bool,
     /// Random plies from the start that make each TD game's opening.
     pub td_opening_plies: u32,
     /// Sparring partners (agent specs) of TD games.
@@ -310,6 +314,7 @@ impl EvolveConfig {
             exploration: 0.1,
             td_lambda: 0.0,
             td_batch: DEFAULT_TD_BATCH,
+            learn_symmetries: false,
             learn_exploring: false,
             td_opening_plies: 0,
             sparring: Vec::new(),
@@ -374,6 +379,7 @@ impl EvolveConfig {
             learn_exploring: self.learn_exploring,
             lambda: self.td_lambda,
             batch: self.td_batch,
+            symmetries: self.learn_symmetries,
         }
     }
 

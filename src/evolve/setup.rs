@@ -30,6 +30,13 @@ impl<G: NamedEvaluators> Evolution<G> {
         let teacher = load_teacher(&start, &config)?;
         check_memory(&start, &config, &architecture, teacher.as_deref())?;
         check_benchmark_openings(&start, &config)?;
+        if config.learn_symmetries && start.symmetric_images().is_empty() {
+            return Err(ConfigError(format!(
+                "--learn-symmetries: {} has no board symmetries to learn",
+                start.name()
+            ))
+            .into());
+        }
         let sparring = sparring_partners(&start, &config)?;
         let opponents = benchmark_opponents(&start, &config)?;
         // Every setting is sound: only now is the directory touched.

@@ -54,6 +54,11 @@ pub struct TdSettings {
     /// batch, not the number of threads, decides the result; the threads wait for each
     /// other once a batch, so larger batches scale better.
     pub batch: usize,
+    /// Whether each position's symmetric images (see
+    /// [`NeuralInput::symmetric_images`]) learn its target too: a network that does not
+    /// share weights between symmetric squares, such as an MLP over the board, then sees
+    /// eight positions for each one played.
+    pub symmetries: bool,
 }
 
 /// The value for `mover` of the position `child` reached by one of its moves: exact when
@@ -297,10 +302,24 @@ fn play_game<G: NeuralInput>(
             }
         }
     }
+    if settings.symmetries {
+        trajectory.updates = with_images(trajectory.updates);
+    }
     (
         Updates::prepare(network, trajectory.updates),
         trajectory.result,
     )
+}
+
+/// Each position of `updates` followed by its symmetric images, all with its target.
+fn with_images<G: NeuralInput>(updates: Vec<(G, f32)>) -> Vec<(G, f32)> {
+    let mut all = Vec::with_capacity(updates.len() * 8);
+    for (position, target) in updates {
+        let images = position.symmetric_images();
+        all.push((position, target));
+        all.extend(images.into_iter().map(|image| (image, target)));
+    }
+    all
 }
 
 /// Applies the updates of each game of `played` to `network`, in order, and records the

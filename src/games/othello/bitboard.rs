@@ -174,6 +174,46 @@ pub fn flips(own: u64, opp: u64, square: u32) -> u64 {
     flipped[0] | flipped[1] | flipped[2] | flipped[3]
 }
 
+/// The squares of `bits` with the rows in reverse order (row r to row 7 − r).
+pub fn flip_rows(bits: u64) -> u64 {
+    bits.swap_bytes()
+}
+
+/// The squares of `bits` with each row mirrored (column c to column 7 − c).
+pub fn mirror_columns(bits: u64) -> u64 {
+    bits.reverse_bits().swap_bytes()
+}
+
+/// The squares of `bits` reflected in the a1–h8 diagonal (row r, column c to row c,
+/// column r): three exchanges of bit blocks, each half the size of the last.
+pub fn transpose(bits: u64) -> u64 {
+    let swap = |x: u64, mask: u64, shift: u32| {
+        let moved = mask & (x ^ (x << shift));
+        x ^ moved ^ (moved >> shift)
+    };
+    let x = swap(bits, 0x0f0f_0f0f_0000_0000, 28);
+    let x = swap(x, 0x3333_0000_3333_0000, 14);
+    swap(x, 0x5500_5500_5500_5500, 7)
+}
+
+/// The eight images of `bits` under the board's symmetries, the identity first: each
+/// reflection or rotation is a transpose or not, then a row flip or not, then a column
+/// mirror or not.
+pub fn symmetric_images(bits: u64) -> [u64; 8] {
+    let mut images = [0; 8];
+    for (k, image) in images.iter_mut().enumerate() {
+        let mut x = if k & 4 != 0 { transpose(bits) } else { bits };
+        if k & 2 != 0 {
+            x = flip_rows(x);
+        }
+        if k & 1 != 0 {
+            x = mirror_columns(x);
+        }
+        *image = x;
+    }
+    images
+}
+
 /// Iterates over the indices of the set bits, lowest first.
 pub fn squares(mut bits: u64) -> impl Iterator<Item = u32> + Clone {
     std::iter::from_fn(move || {

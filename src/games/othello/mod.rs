@@ -67,6 +67,18 @@ impl Othello {
         })
     }
 
+    /// The position under each of the board's eight symmetries, itself first (see
+    /// [`bitboard::symmetric_images`]): the same game, the same side to move.
+    pub fn images(&self) -> [Othello; 8] {
+        let movers = bitboard::symmetric_images(self.mover);
+        let opponents = bitboard::symmetric_images(self.opponent);
+        std::array::from_fn(|k| Othello {
+            mover: movers[k],
+            opponent: opponents[k],
+            to_move: self.to_move,
+        })
+    }
+
     /// The disc set of `player` (first = black, second = white).
     #[inline]
     pub fn discs(&self, player: Player) -> u64 {
