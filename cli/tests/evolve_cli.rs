@@ -635,8 +635,8 @@ fn a_new_run_needs_a_new_or_empty_directory() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// `--learn-symmetries` needs a board with symmetries: on Kalah it is refused by name,
-/// before the run's directory is made.
+/// `--learn-symmetries` needs a board with symmetries and TD games: on Kalah, or with the
+/// paper's evolution alone, it is refused by name before the run's directory is made.
 #[test]
 fn learning_symmetries_is_refused_where_the_board_has_none() {
     let out = temp_dir("symmetries").join("run");
@@ -652,5 +652,18 @@ fn learning_symmetries_is_refused_where_the_board_has_none() {
         line.contains("--learn-symmetries") && line.contains("kalah"),
         "{line}"
     );
+    assert!(!out.exists());
+    // Without TD games there is nothing to learn them from.
+    let line = bad_input(&[
+        "evolve",
+        "--game",
+        "othello",
+        "--preset",
+        "paper",
+        "--learn-symmetries",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(line.contains("--td-games"), "{line}");
     assert!(!out.exists());
 }

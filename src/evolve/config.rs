@@ -550,6 +550,9 @@ impl EvolveConfig {
         if self.teacher.is_some() && self.td_games == 0 {
             return fail("--teacher needs TD learning games (--td-games)".into());
         }
+        if self.learn_symmetries && self.td_games == 0 {
+            return fail("--learn-symmetries needs TD learning games (--td-games)".into());
+        }
         self.teacher_spec()?;
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
         if self.evolves() && !self.league && !partners_play {
