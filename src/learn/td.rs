@@ -259,8 +259,9 @@ pub fn train<'a, G: NeuralInput>(
     // The weights each batch's updates go to while its games are played, with several
     // threads; one thread could not apply them while it plays, and applies them in place.
     let mut next = (rayon::current_num_threads() > 1).then(|| network.clone());
-    for batch in (0..games).step_by(settings.batch.max(1)) {
-        let count = settings.batch.max(1).min(games - batch);
+    let size = settings.batch.max(1);
+    for batch in (0..games).step_by(size) {
+        let count = size.min(games - batch);
         let frozen = &*network;
         let play = |j: usize| play_game(frozen, setup(batch + j), settings, teacher);
         match &mut next {
