@@ -84,6 +84,24 @@ fn the_smoke_plan_runs_end_to_end() {
     let output = experiment(&[SMOKE, "--out", together.to_str().unwrap(), "--jobs", "4"]);
     assert!(output.status.success(), "{output:?}");
     common::assert_same_files(&together, &before);
+    // A run copied in from another variant is refused by the setting that differs, before
+    // its champion is measured under the wrong name.
+    let swapped = dir.join("swapped");
+    copy_dir(&before, &swapped);
+    let td0_seed_1 = swapped.join("runs/td0/seed-1");
+    std::fs::remove_dir_all(&td0_seed_1).unwrap();
+    copy_dir(&swapped.join("runs/lambda/seed-1"), &td0_seed_1);
+    std::fs::remove_file(swapped.join("evaluations/td0-seed-1.json")).unwrap();
+    let refused = experiment(&[SMOKE, "--out", swapped.to_str().unwrap(), "--resume"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr).trim_end(),
+        format!(
+            "error: run td0, seed 1: {} holds a run of other settings than the plan's: td_lambda is 0.5, the plan's 0.0",
+            td0_seed_1.display()
+        )
+    );
+    assert!(!swapped.join("evaluations/td0-seed-1.json").exists());
 }
 
 fn copy_dir(from: &Path, to: &Path) {

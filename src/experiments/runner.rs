@@ -237,18 +237,20 @@ fn run_one<G: NamedEvaluators>(
     if let Some(measured) = read_kept(&file, "measure that run again")? {
         return Ok(measured);
     }
+    let config = crate::evolve::config::EvolveConfig {
+        seed,
+        ..variant.config.clone()
+    };
     let mut evolution = if run_dir.join("run.json").exists() {
-        Evolution::resume(start.clone(), &run_dir, None)?
+        let evolution = Evolution::resume(start.clone(), &run_dir, None)?;
+        check_settings(&run_dir, &config, &evolution.state().config)?;
+        evolution
     } else {
         std::fs::create_dir_all(run_dir.parent().expect("a run sits in a variant")).map_err(
             |error| {
                 ExperimentError::Directory(format!("cannot create {}: {error}", run_dir.display()))
             },
         )?;
-        let config = crate::evolve::config::EvolveConfig {
-            seed,
-            ..variant.config.clone()
-        };
         Evolution::create(start.clone(), config, &run_dir)?
     };
     observer.run_started(run, evolution.state().generation);
@@ -260,6 +262,37 @@ fn run_one<G: NamedEvaluators>(
     let measured = measure(start, plan, &variant.name, seed, &run_dir)?;
     write_kept(&file, &measured)?;
     Ok(measured)
+}
+
+/// Refuses a run directory whose run has other settings than the plan gives it (one
+/// copied in by hand, say), naming the settings that differ: resuming it would report
+/// another run's champion under the variant's name.
+fn check_settings(
+    run_dir: &Path,
+    planned: &crate::evolve::config::EvolveConfig,
+    found: &crate::evolve::config::EvolveConfig,
+) -> Result<(), ExperimentError> {
+    if planned == found {
+        return Ok(());
+    }
+    let as_map = |config| match serde_json::to_value(config) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (planned, found) = (as_map(planned), as_map(found));
+    let differing: Vec<String> = planned
+        .iter()
+        .filter(|&(key, value)| found.get(key) != Some(value))
+        .map(|(key, value)| {
+            let other = found.get(key).map_or("nothing".into(), |v| v.to_string());
+            format!("{key} is {other}, the plan's {value}")
+        })
+        .collect();
+    Err(ExperimentError::Directory(format!(
+        "{} holds a run of other settings than the plan's: {}",
+        run_dir.display(),
+        differing.join("; ")
+    )))
 }
 
 /// Every measure of the plan taken of the champion in `run_dir`.
