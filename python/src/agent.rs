@@ -270,11 +270,19 @@ struct PyEvaluator {
 
 impl<G: Member> Evaluator<G> for PyEvaluator {
     fn evaluate(&self, game: &G, perspective: Player) -> f32 {
+        // The error's lock is never held while Python runs: the callable may give up the
+        // GIL (NumPy does, and the interpreter hands it over every few milliseconds), and
+        // a thread that then took the GIL would wait on the lock forever while this one
+        // waits for the GIL.
+        if self
+            .error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+        {
+            return 0.0;
+        }
         Python::attach(|py| {
-            let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
-            if error.is_some() {
-                return 0.0;
-            }
             let mover = game.to_move();
             let board = PyArray1::from_vec(py, dense_input(game, mover));
             let value = self
@@ -294,7 +302,16 @@ impl<G: Member> Evaluator<G> for PyEvaluator {
                 Ok(value) if perspective == mover => value,
                 Ok(value) => -value,
                 Err(raised) => {
-                    *error = Some(raised);
+                    // The first error is kept; a later one is dropped after the lock is
+                    // let go, as dropping it may run Python.
+                    let later = {
+                        let mut first = self.error.lock().unwrap_or_else(|e| e.into_inner());
+                        match *first {
+                            None => first.replace(raised),
+                            Some(_) => Some(raised),
+                        }
+                    };
+                    drop(later);
                     0.0
                 }
             }

@@ -1,6 +1,9 @@
 """Agents from spec strings and with Python evaluators."""
 
+import os
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -59,6 +62,30 @@ def test_a_python_evaluator_drives_the_search():
     assert calls and set(calls) <= {0, 1}
     result = evoboard.benchmark("kalah", agent, "random", games=4)
     assert result["player"] == "python:2" and result["games"] == 4
+
+
+def test_a_python_evaluator_that_gives_up_the_gil_plays_on_every_thread():
+    # The evaluator sleeps, giving up the GIL inside every call, while the library's
+    # threads play several games at once: nothing may wait for the GIL while holding what
+    # the thread that gave it up needs. A deadlock, which once happened here, holds the
+    # GIL for good, so the games run in a child process that a timeout can stop.
+    program = """
+import time, evoboard
+def slow_stores(board, to_move):
+    time.sleep(0.0001)
+    return float(board[6] - board[13])
+agent = evoboard.search_agent("kalah", slow_stores, depth=1)
+print(evoboard.benchmark("kalah", agent, "random", games=8)["games"])
+"""
+    child = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "RAYON_NUM_THREADS": "4"},
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "8"
 
 
 def test_a_python_evaluator_that_raises_raises_from_choose():
