@@ -19,7 +19,7 @@ use crate::arena::{
     AgentSpec, SeriesConfig, SeriesStats, league_agents, league_score, play_series,
 };
 use crate::eval::NamedEvaluators;
-use crate::evolve::checkpoint::EvolutionState;
+use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::{Evolution, Observer};
 use crate::experiments::plan::{Plan, Variant};
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
@@ -242,9 +242,14 @@ fn run_one<G: NamedEvaluators>(
         ..variant.config.clone()
     };
     let mut evolution = if run_dir.join("run.json").exists() {
-        let evolution = Evolution::resume(start.clone(), &run_dir, None)?;
-        check_settings(&run_dir, &config, &evolution.state().config)?;
-        evolution
+        // Checked before the resume, which would rewrite the run's files.
+        let found = RunDir {
+            dir: run_dir.clone(),
+        }
+        .read_info()?
+        .config;
+        check_settings(&run_dir, &config, &found)?;
+        Evolution::resume(start.clone(), &run_dir, None)?
     } else {
         std::fs::create_dir_all(run_dir.parent().expect("a run sits in a variant")).map_err(
             |error| {
