@@ -426,6 +426,9 @@ fn ctrl_c_stops_the_server_cleanly() {
     let (status, printed) = server.interrupt();
     assert!(status.success(), "{status:?}: {printed}");
     assert!(printed.contains("stopped"), "{printed}");
+    // Its handler is in place before it says where it listens: a Ctrl-C at once is clean.
+    let (status, printed) = Served::start(&root.join("runs"), &[]).interrupt();
+    assert!(status.success(), "{status:?}: {printed}");
     std::fs::remove_dir_all(&root).unwrap();
 }
 

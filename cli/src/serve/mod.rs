@@ -67,6 +67,7 @@ pub fn run(args: &ServeArgs) -> CliResult {
 }
 
 async fn serve(args: &ServeArgs) -> CliResult {
+    let stop = shutdown_signal();
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|error| BadInput(format!("cannot listen on {}: {error}", args.addr)))?;
@@ -93,7 +94,7 @@ async fn serve(args: &ServeArgs) -> CliResult {
         most: args.max_connections,
     };
     connections
-        .serve(listener, api::router(Arc::new(server)), shutdown_signal())
+        .serve(listener, api::router(Arc::new(server)), stop)
         .await;
     println!("stopped");
     Ok(())
