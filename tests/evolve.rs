@@ -1378,3 +1378,152 @@ fn a_run_directory_is_written_by_one_process_at_a_time() {
     drop(resumed);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `start_from`: every learner's generation 0 is the champion's network (each founder, or
+/// CMA-ES's first mean), and the run learns on from it; a champion of another network or
+/// game is refused by name before the run directory is touched.
+#[test]
+fn a_run_can_start_from_a_champion_of_its_own_network() {
+    use evoboard::champion::Champion;
+    let source = temp_dir("start-source");
+    let paper = EvolveConfig {
+        generations: 1,
+        ..small(Preset::Paper)
+    };
+    run(&paper, &source, 2);
+    let path = source.join("champion.evo");
+    let champion = Champion::load_for(&path, &Othello::start()).unwrap();
+    let from = |preset: Preset| EvolveConfig {
+        start_from: Some(path.display().to_string()),
+        td_games: if preset == Preset::Td { 20 } else { 0 },
+        population: if preset == Preset::Td { 1 } else { 6 },
+        ..small(preset)
+    };
+    for preset in [Preset::Paper, Preset::Modern, Preset::Td, Preset::Cmaes] {
+        let dir = temp_dir(&format!("start-{preset}"));
+        let evolution = Evolution::create(Othello::start(), from(preset), &dir).unwrap();
+        let state = evolution.state();
+        match &state.cma {
+            Some(cma) => {
+                assert_eq!(cma.mean_genes(), champion.genes);
+                assert!(state.population.iter().all(|i| i.genes != champion.genes));
+            }
+            None => assert!(
+                state.population.iter().all(|i| i.genes == champion.genes),
+                "{preset}"
+            ),
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+    // The run goes on from there, and the same settings make the same run.
+    let config = from(Preset::Modern);
+    let (one, two) = (temp_dir("start-run1"), temp_dir("start-run2"));
+    assert_eq!(run(&config, &one, 1), run(&config, &two, 2));
+    let random_start = run(&small(Preset::Modern), &two.with_extension("random"), 2);
+    assert_ne!(
+        run(&config, &two.with_extension("again"), 2).0,
+        random_start.0
+    );
+    // Another network (8 hidden units, not 9) or another game's champion is refused.
+    let other = temp_dir("start-other");
+    let wider = EvolveConfig {
+        hidden: vec![9],
+        ..from(Preset::Modern)
+    };
+    let error = Evolution::create(Othello::start(), wider, &other)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        error.contains("--start-from") && error.contains("its network is mlp 64-8-1"),
+        "{error}"
+    );
+    let kalah = Evolution::create(Kalah::game(6, 4, false), from(Preset::Modern), &other)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(kalah.contains("champion.evo"), "{kalah}");
+    assert!(!other.exists());
+    for dir in [
+        source,
+        one,
+        two.clone(),
+        two.with_extension("random"),
+        two.with_extension("again"),
+    ] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+/// `play_epsilon`: the networks play random moves in the games that score them, from each
+/// game's own stream. From the start position against a deterministic partner, copies of
+/// one network replay the same game for each colour without it, and part ways with it;
+/// the run's benchmark changes too, and still not with the threads.
+#[test]
+fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
+    let start = Othello::start();
+    let greedy: Vec<Box<dyn evoboard::arena::Agent<Othello>>> = vec![
+        "minimax:1:greedy"
+            .parse::<evoboard::arena::AgentSpec>()
+            .unwrap()
+            .build(&start)
+            .unwrap(),
+    ];
+    let config = EvolveConfig {
+        population: 3,
+        league: false,
+        sparring: vec!["minimax:1:greedy".to_string()],
+        sparring_games: 20,
+        league_opening_plies: 0,
+        depth: 1,
+        ..EvolveConfig::new(Preset::Cmaes)
+    };
+    let topology = Topology::new(&[64, 4, 1]).unwrap();
+    let genes = nguyen_widrow(&topology, &mut rng_for(2, &[]));
+    let network = Arc::new(NeuralEvaluator::new(Mlp::new(topology, genes)));
+    let population = vec![network.clone(), network.clone(), network];
+    let plain = play_league(&start, &config, 1, &population, &[], &greedy, &|| {});
+    // Ten replays of one game per colour: each colour's 3, 1 or 0 points ten times.
+    assert!(plain.iter().all(|&f| f == plain[0]), "{plain:?}");
+    assert!(
+        [0.0, 10.0, 20.0, 30.0, 40.0, 60.0].contains(&plain[0]),
+        "{plain:?}"
+    );
+    let exploring = EvolveConfig {
+        play_epsilon: 0.3,
+        ..config.clone()
+    };
+    let varied = play_league(&start, &exploring, 1, &population, &[], &greedy, &|| {});
+    assert!(varied.iter().any(|&f| f != varied[0]), "{varied:?}");
+    assert_eq!(
+        varied,
+        play_league(&start, &exploring, 1, &population, &[], &greedy, &|| {})
+    );
+    // The benchmark plays so too.
+    let run_config = EvolveConfig {
+        play_epsilon: 0.3,
+        ..small(Preset::Modern)
+    };
+    let (one, two, plain_dir) = (
+        temp_dir("epsilon-t1"),
+        temp_dir("epsilon-t2"),
+        temp_dir("epsilon-plain"),
+    );
+    let a = run(&run_config, &one, 1);
+    assert_eq!(a, run(&run_config, &two, 2));
+    assert_ne!(a.0, run(&small(Preset::Modern), &plain_dir, 2).0);
+    let out_of_range = EvolveConfig {
+        play_epsilon: 1.5,
+        ..small(Preset::Modern)
+    };
+    assert!(
+        out_of_range
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("--play-epsilon")
+    );
+    for dir in [one, two, plain_dir] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

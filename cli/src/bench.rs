@@ -144,7 +144,7 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult 
     let networks: Vec<Arc<NeuralEvaluator>> = config
         .preset
         .learner()
-        .founders(&config, &architecture, &mut rng)
+        .founders(&config, &architecture, None, &mut rng)
         .population
         .into_iter()
         .map(|i| Arc::new(NeuralEvaluator::new(start.network(&architecture, i.genes))))

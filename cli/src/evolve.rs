@@ -173,6 +173,18 @@ pub struct EvolveArgs {
     /// the learner's own alpha-beta search of DEPTH plies finds.
     #[arg(long, value_name = "PATH|exact:SEEDS|search:DEPTH")]
     teacher: Option<String>,
+    /// A champion file of the run's game and network whose network generation 0 starts
+    /// from instead of a random one (every learner: TD's network, each founder of the
+    /// evolving presets, CMA-ES's first mean): to go on learning from a champion by
+    /// another method. Kept in run.json; needed until the first checkpoint.
+    #[arg(long, value_name = "PATH")]
+    start_from: Option<String>,
+    /// Probability with which the run's networks play a random move in every game that
+    /// scores them: fitness, benchmark and final selection, not TD's learning games
+    /// (with --depth 1, --league-openings 0, --bench-openings 0 and wpc:1@0.1 as sparring
+    /// partner and benchmark, 0.1 makes them the Othello League's games) [default: 0].
+    #[arg(long, value_name = "EPS")]
+    play_epsilon: Option<f64>,
     /// Modern preset: let self-adapted steps grow without the bound (5 × --initial-sigma),
     /// as runs made before the bound did.
     #[arg(long)]
@@ -309,6 +321,7 @@ impl EvolveArgs {
             td_openings => td_opening_plies,
             sparring => sparring,
             sparring_share => sparring_share,
+            play_epsilon => play_epsilon,
             candidates => candidates,
             selection_games => selection_games
         );
@@ -338,6 +351,9 @@ impl EvolveArgs {
         }
         if self.teacher.is_some() {
             config.teacher = self.teacher.clone();
+        }
+        if self.start_from.is_some() {
+            config.start_from = self.start_from.clone();
         }
         if self.unbounded_steps {
             config.sigma_bound = None;

@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use crate::arena::{
-    Agent, AgentSpec, SearchAgent, SeriesConfig, SeriesStats, panel_opponents, play_series,
+    Agent, AgentSpec, EpsilonAgent, SearchAgent, SeriesConfig, SeriesStats, panel_opponents,
+    play_series,
 };
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
@@ -24,9 +25,30 @@ pub(super) fn benchmark<G: NamedEvaluators>(
     series: SeriesConfig,
     observer: &dyn Observer,
 ) -> Result<SeriesStats, EvolveError> {
-    let player = SearchAgent::new(config.depth, network, "champion".to_string());
-    let records = play_series(start, &player, opponent, series, &|| observer.game_done())?;
+    let player = network_player(config, network, "champion".to_string());
+    let records = play_series(start, player.as_ref(), opponent, series, &|| {
+        observer.game_done()
+    })?;
     Ok(SeriesStats::from_records(&records))
+}
+
+/// A network of the run as it plays every game that scores it (fitness, benchmark, final
+/// selection): searching at the run's depth, and with probability `play_epsilon` playing a
+/// random move instead.
+pub(super) fn network_player<G: NamedEvaluators>(
+    config: &EvolveConfig,
+    network: Arc<NeuralEvaluator>,
+    label: String,
+) -> Box<dyn Agent<G>> {
+    let search = Box::new(SearchAgent::new(config.depth, network, label));
+    if config.play_epsilon > 0.0 {
+        Box::new(EpsilonAgent {
+            inner: search,
+            epsilon: config.play_epsilon,
+        })
+    } else {
+        search
+    }
 }
 
 /// A series of `games` on benchmark-length openings drawn from the run seed's `stream`: the

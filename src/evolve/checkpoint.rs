@@ -22,6 +22,9 @@ pub const MAX_RUN_JSON_BYTES: u64 = 1 << 20;
 /// Everything needed to continue a run exactly: written after every generation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolutionState {
+    /// Stored as JSON text, as in `run.json`: a setting added later, with its default,
+    /// leaves the checkpoints of earlier runs readable.
+    #[serde(with = "json_text")]
     pub config: EvolveConfig,
     pub architecture: Architecture,
     /// Generations completed so far.
@@ -322,5 +325,28 @@ impl RunLock {
         file.rewind().map_err(failed)?;
         writeln!(file, "{}", std::process::id()).map_err(failed)?;
         Ok(RunLock { _file: file })
+    }
+}
+
+/// Serde adapter writing a value as JSON text inside a binary payload: self-describing,
+/// so fields with defaults can be added without changing the payload's layout.
+mod json_text {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let text = serde_json::to_string(value).map_err(S::Error::custom)?;
+        serializer.serialize_str(&text)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        serde_json::from_str(&text).map_err(D::Error::custom)
     }
 }

@@ -224,6 +224,17 @@ pub struct EvolveConfig {
     /// `search:DEPTH`, the value the learner's own alpha-beta search of DEPTH plies finds.
     #[serde(default)]
     pub teacher: Option<String>,
+    /// A champion file whose network every individual of generation 0 starts from (or
+    /// CMA-ES's first mean) instead of a random one: to continue learning from a champion
+    /// with another learner. Needed until the first checkpoint is written.
+    #[serde(default)]
+    pub start_from: Option<String>,
+    /// Probability with which the run's networks play a random move in every game that
+    /// scores them (fitness, benchmark, final selection; not TD's learning games): 0.1,
+    /// at one ply against `wpc:1@0.1` from the start position, makes those games the
+    /// Othello League's, so that the League measure itself can be the fitness.
+    #[serde(default)]
+    pub play_epsilon: f64,
     /// Fitness games each individual plays against each sparring partner per generation
     /// (colours alternating, openings shared by the whole population; 0: none).
     #[serde(default)]
@@ -321,6 +332,8 @@ impl EvolveConfig {
             sparring_share: 0.0,
             sparring_games: 0,
             teacher: None,
+            start_from: None,
+            play_epsilon: 0.0,
             candidates: 1,
             selection_games: 0,
         })
@@ -532,8 +545,12 @@ impl EvolveConfig {
         if !(0.0..=1.0).contains(&self.exploration)
             || !(0.0..=1.0).contains(&self.sparring_share)
             || !(0.0..=1.0).contains(&self.td_lambda)
+            || !(0.0..=1.0).contains(&self.play_epsilon)
         {
-            return fail("--exploration, --sparring-share and --lambda must lie in [0, 1]".into());
+            return fail(
+                "--exploration, --sparring-share, --lambda and --play-epsilon must lie in [0, 1]"
+                    .into(),
+            );
         }
         if !(1..=MAX_TD_BATCH).contains(&self.td_batch) {
             return fail(format!(

@@ -12,9 +12,10 @@ use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use crate::arena::{Agent, SearchAgent, play_game, random_opening};
+use crate::arena::{Agent, play_game, random_opening};
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
+use crate::evolve::benchmark::network_player;
 use crate::evolve::config::EvolveConfig;
 use crate::farm::map_jobs;
 use crate::games::{Outcome, Player};
@@ -212,18 +213,16 @@ pub fn play_league<G: NamedEvaluators>(
     partners: &[Box<dyn Agent<G>>],
     on_game_done: &(dyn Fn() + Sync),
 ) -> Vec<f64> {
-    let networks: Vec<SearchAgent<G>> = population
+    let networks: Vec<Box<dyn Agent<G>>> = population
         .iter()
         .chain(hall)
         .enumerate()
-        .map(|(i, evaluator)| {
-            SearchAgent::new(config.depth, evaluator.clone(), format!("individual {i}"))
-        })
+        .map(|(i, evaluator)| network_player(config, evaluator.clone(), format!("individual {i}")))
         .collect();
     let agents: Vec<&dyn Agent<G>> = networks
         .iter()
-        .map(|agent| agent as &dyn Agent<G>)
-        .chain(partners.iter().map(|partner| partner.as_ref()))
+        .chain(partners)
+        .map(|agent| agent.as_ref())
         .collect();
     let first_partner = networks.len();
     let generation_key = u64::from(generation);

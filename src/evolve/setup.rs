@@ -27,6 +27,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             dir: dir.to_path_buf(),
         };
         let architecture = architecture_for(&start, &config)?;
+        let first = load_start(&start, &config, &architecture)?;
         let teacher = load_teacher(&start, &config)?;
         check_memory(&start, &config, &architecture, teacher.as_deref())?;
         check_benchmark_openings(&start, &config)?;
@@ -48,7 +49,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             sparring,
             teacher,
             opponents,
-            state: initial_state(config, architecture),
+            state: initial_state(config, architecture, first.as_deref()),
             start,
             files: Some(RunFiles { run, _lock: lock }),
             seconds: HashMap::new(),
@@ -89,7 +90,10 @@ impl<G: NamedEvaluators> Evolution<G> {
                     .map_err(|reason| PersistError::Corrupt { path, reason })?;
                 state
             }
-            None => initial_state(info.config.clone(), architecture),
+            None => {
+                let first = load_start(&start, &info.config, &architecture)?;
+                initial_state(info.config.clone(), architecture, first.as_deref())
+            }
         };
         // The settings a resume may change are run.json's, which the last one wrote.
         state.config.keep_checkpoints = info.config.keep_checkpoints;
@@ -225,14 +229,19 @@ pub fn architecture_for<G: NamedEvaluators>(
     Ok(architecture)
 }
 
-/// Generation 0 of a run, entirely determined by its seed.
-fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionState {
+/// Generation 0 of a run, entirely determined by its seed (and by the network it starts
+/// from, if any).
+fn initial_state(
+    config: EvolveConfig,
+    architecture: Architecture,
+    first: Option<&[f32]>,
+) -> EvolutionState {
     let mut rng = rng_for(config.seed, &[EVOLVE_STREAM]);
     let learner::Founders { population, cma } =
         config
             .preset
             .learner()
-            .founders(&config, &architecture, &mut rng);
+            .founders(&config, &architecture, first, &mut rng);
     EvolutionState {
         config,
         architecture,
@@ -247,6 +256,28 @@ fn initial_state(config: EvolveConfig, architecture: Architecture) -> EvolutionS
         gate_reached: false,
         cma,
     }
+}
+
+/// The network of the run's `start_from` champion, which must be of the run's own network
+/// (`None`: generation 0 is drawn at random).
+fn load_start<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+    architecture: &Architecture,
+) -> Result<Option<Vec<f32>>, EvolveError> {
+    let Some(path) = config.start_from.as_deref() else {
+        return Ok(None);
+    };
+    let champion = Champion::load_for(Path::new(path), start)?;
+    if champion.architecture != *architecture {
+        return Err(ConfigError(format!(
+            "--start-from {}: its network is {}, the run's is {architecture}",
+            path.escape_debug(),
+            champion.architecture
+        ))
+        .into());
+    }
+    Ok(Some(champion.genes))
 }
 
 /// What the run's learners are taught, if anything: exact late values (`exact:SEEDS`,

@@ -33,10 +33,13 @@ pub const MAGIC: &[u8; 8] = b"EVOBOARD";
 /// version 2); version 4, of checkpoints only, added TD(λ)'s λ to a run's settings;
 /// version 5, of checkpoints only, the snapshots a run keeps; version 6, of checkpoints
 /// only, whether TD learns from exploring moves; version 7, of checkpoints only, the TD
-/// batch; version 8, of checkpoints only, whether TD learns symmetric images. Champions of every earlier version load;
-/// checkpoints only of their current one (their settings are laid out field by field, so
-/// a new setting moves every later byte).
-pub const CHECKPOINT_VERSION: u32 = 8;
+/// batch; version 8, of checkpoints only, whether TD learns symmetric images; version 9, of
+/// checkpoints only, the network a run starts from, with the run's settings kept as JSON
+/// text (a setting added later, with its default, no longer needs a new version).
+/// Champions of every earlier version load; checkpoints only of their current one (before
+/// version 9 their settings were laid out field by field, so a new setting moved every
+/// later byte).
+pub const CHECKPOINT_VERSION: u32 = 9;
 /// See [`CHECKPOINT_VERSION`]: champions are still written as version 3, so that files of
 /// the same network stay byte for byte the same.
 pub const CHAMPION_VERSION: u32 = 3;

@@ -38,17 +38,20 @@ impl Learner for Cmaes {
         )
     }
 
-    /// The first distribution is centred on a Nguyen-Widrow MLP, or on zero for an n-tuple
-    /// network, with step `initial_sigma`; generation 0 is drawn from it.
+    /// The first distribution is centred on the run's first network, or on a
+    /// Nguyen-Widrow MLP, or on zero for an n-tuple network, with step `initial_sigma`;
+    /// generation 0 is drawn from it.
     fn founders(
         &self,
         config: &EvolveConfig,
         architecture: &Architecture,
+        first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders {
-        let mean = match architecture {
-            Architecture::Mlp(topology) => nguyen_widrow(topology, rng),
-            Architecture::NTuple(spec) => vec![0.0; spec.genes()],
+        let mean = match (first, architecture) {
+            (Some(first), _) => first.to_vec(),
+            (None, Architecture::Mlp(topology)) => nguyen_widrow(topology, rng),
+            (None, Architecture::NTuple(spec)) => vec![0.0; spec.genes()],
         };
         founders_around(mean, config, rng)
     }

@@ -23,7 +23,7 @@
 //! Lucas's 1,000 positions.
 
 use super::cmaes::{Cmaes, founders_around};
-use super::{Founders, GameDefaults, Learner, random_network};
+use super::{Founders, GameDefaults, Learner, founder_network};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::{EvolveConfig, NetworkChoice};
 use crate::evolve::population::Individual;
@@ -76,9 +76,10 @@ impl Learner for CoCmaes {
         &self,
         config: &EvolveConfig,
         architecture: &Architecture,
+        first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders {
-        founders_around(random_network(architecture, rng), config, rng)
+        founders_around(founder_network(first, architecture, rng), config, rng)
     }
 
     /// The distribution moves to the round robin's ranking as in the `cmaes` preset, and

@@ -34,10 +34,11 @@ impl Learner for Ctdl {
         &self,
         config: &EvolveConfig,
         architecture: &Architecture,
+        first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders {
         Founders {
-            population: td::learners(config, architecture, rng),
+            population: td::learners(config, architecture, first, rng),
             cma: None,
         }
     }

@@ -85,11 +85,13 @@ pub trait Learner: Sync {
         (0, 0)
     }
 
-    /// Generation 0.
+    /// Generation 0: from `first` when the run starts from a network (`start_from`),
+    /// else drawn at random.
     fn founders(
         &self,
         config: &EvolveConfig,
         architecture: &Architecture,
+        first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders;
 
@@ -148,6 +150,15 @@ fn random_network(architecture: &Architecture, rng: &mut GameRng) -> Vec<f32> {
             .map(|_| rng.random_range(-0.1..=0.1f32))
             .collect(),
     }
+}
+
+/// A founder's network: the run's first network if it starts from one, else a random one.
+fn founder_network(
+    first: Option<&[f32]>,
+    architecture: &Architecture,
+    rng: &mut GameRng,
+) -> Vec<f32> {
+    first.map_or_else(|| random_network(architecture, rng), <[f32]>::to_vec)
 }
 
 /// The better half of a population of `size` (μ = ⌈size/2⌉), which the modern strategy and

@@ -2,7 +2,7 @@
 //! 2005 style): the better half survives unchanged and each survivor has one mutated
 //! offspring; past champions join the league as a hall of fame.
 
-use super::{Founders, Learner, random_network, survivors};
+use super::{Founders, Learner, founder_network, survivors};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::{EvolveConfig, MODERN_SIGMA_BOUND};
 use crate::evolve::mutation;
@@ -32,16 +32,18 @@ impl Learner for Modern {
         (0, genes)
     }
 
-    /// Each founder starts with every step size at `initial_sigma`.
+    /// Each founder starts with every step size at `initial_sigma` (from a run's first
+    /// network, every founder is that network: mutation makes them differ).
     fn founders(
         &self,
         config: &EvolveConfig,
         architecture: &Architecture,
+        first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders {
         let population = (0..config.population)
             .map(|_| {
-                let genes = random_network(architecture, rng);
+                let genes = founder_network(first, architecture, rng);
                 Individual {
                     sigmas: vec![config.initial_sigma; genes.len()],
                     genes,

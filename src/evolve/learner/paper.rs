@@ -3,7 +3,7 @@
 
 use rand::RngExt;
 
-use super::{Founders, Learner, random_network};
+use super::{Founders, Learner, founder_network, random_network};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
@@ -24,16 +24,18 @@ impl Learner for Paper {
 
     /// Generation 0 has no X(n−1). We draw it as a second, independent network, so that
     /// X(0) − X(−1) is a random direction of the initial weights' scale (taking
-    /// X(−1) = X(0) would make every mutation a no-op forever).
+    /// X(−1) = X(0) would make every mutation a no-op forever). A run that starts from a
+    /// network draws X(−1) so too.
     fn founders(
         &self,
         config: &EvolveConfig,
         architecture: &Architecture,
+        first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders {
         let population = (0..config.population)
             .map(|_| {
-                let genes = random_network(architecture, rng);
+                let genes = founder_network(first, architecture, rng);
                 Individual {
                     previous: random_network(architecture, rng),
                     genes,

@@ -45,10 +45,11 @@ impl Learner for Td {
         &self,
         config: &EvolveConfig,
         architecture: &Architecture,
+        first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders {
         Founders {
-            population: learners(config, architecture, rng),
+            population: learners(config, architecture, first, rng),
             cma: None,
         }
     }
@@ -64,20 +65,23 @@ impl Learner for Td {
     }
 }
 
-/// TD learners to start from: MLPs as drawn, n-tuple networks at zero (every position
-/// even; the hybrid's learners then part ways through their own games). A network is
-/// drawn either way, so that the generator moves on alike.
+/// TD learners to start from: the run's first network if it has one, else MLPs as drawn
+/// and n-tuple networks at zero (every position even; the hybrid's learners then part
+/// ways through their own games). A network is drawn either way, so that the generator
+/// moves on alike.
 pub(super) fn learners(
     config: &EvolveConfig,
     architecture: &Architecture,
+    first: Option<&[f32]>,
     rng: &mut GameRng,
 ) -> Vec<Individual> {
     (0..config.population)
         .map(|_| {
             let genes = random_network(architecture, rng);
-            Individual::plain(match architecture {
-                Architecture::Mlp(_) => genes,
-                Architecture::NTuple(_) => vec![0.0; genes.len()],
+            Individual::plain(match (first, architecture) {
+                (Some(first), _) => first.to_vec(),
+                (None, Architecture::Mlp(_)) => genes,
+                (None, Architecture::NTuple(_)) => vec![0.0; genes.len()],
             })
         })
         .collect()
