@@ -931,6 +931,7 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
         learn_exploring: false,
         batch: 16,
         symmetries: false,
+        play_depth: 1,
         lambda: 0.0,
     };
     train(&mut network, 2000, &setup, settings, None);
@@ -991,6 +992,7 @@ fn learning_symmetries_teaches_each_position_and_its_seven_images() {
         learn_exploring: false,
         batch: 1,
         symmetries,
+        play_depth: 1,
         lambda: 0.0,
     };
     let setup = |game: usize| GameSetup {
@@ -1033,6 +1035,7 @@ fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
             learn_exploring,
             batch: 16,
             symmetries: false,
+            play_depth: 1,
             lambda: 0.0,
         };
         self_play_updates(&network, settings, 9, game)
@@ -1080,6 +1083,7 @@ fn td_lambda_returns_blend_the_targets_down_the_game() {
             learn_exploring: false,
             batch: 16,
             symmetries: false,
+            play_depth: 1,
             lambda,
         };
         self_play_updates(&network, settings, 7, game)
@@ -1177,6 +1181,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
         learn_exploring: false,
         batch: 16,
         symmetries: false,
+        play_depth: 1,
         lambda: 0.0,
     };
     let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0);
@@ -1240,6 +1245,7 @@ fn kalah_learner(
         learn_exploring: false,
         batch: 16,
         symmetries: false,
+        play_depth: 1,
         lambda: 0.0,
     };
     train(&mut network, games, &setup, settings, teacher);
@@ -1526,4 +1532,48 @@ fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
     for dir in [one, two, plain_dir] {
         std::fs::remove_dir_all(dir).unwrap();
     }
+}
+
+/// `play_depth`: the learner chooses each move by its own search of that depth, so a
+/// greedy learning game follows the 2-ply search's choices move by move, where one-ply
+/// play goes another way; each position learns its value after the move chosen.
+#[test]
+fn a_learner_that_searches_deeper_plays_its_searchs_moves() {
+    use evoboard::Game;
+    use evoboard::eval::neural::NetworkView;
+    use evoboard::learn::td::{TdSettings, value_after};
+    let network = random_straight3(8);
+    let settings = |play_depth| TdSettings {
+        learning_rate: 0.0,
+        exploration: 0.0,
+        learn_exploring: false,
+        lambda: 0.0,
+        batch: 1,
+        symmetries: false,
+        play_depth,
+    };
+    let deep = self_play_updates(&network, settings(2), 3, 0);
+    assert_ne!(deep, self_play_updates(&network, settings(1), 3, 0));
+    for pair in deep.windows(2) {
+        let (before, target) = &pair[0];
+        let best = evoboard::search::search(before, 2, &NetworkView(&network))
+            .best
+            .unwrap();
+        let mut after = *before;
+        after.play_unchecked(best);
+        assert_eq!(after, pair[1].0);
+        assert_eq!(*target, value_after(&network, &after, before.to_move()));
+    }
+    assert!(deep.len() > 50, "{}", deep.len());
+    let too_deep = EvolveConfig {
+        td_play_depth: 5,
+        ..small_td()
+    };
+    assert!(
+        too_deep
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("--td-depth 5")
+    );
 }

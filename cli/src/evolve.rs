@@ -185,6 +185,10 @@ pub struct EvolveArgs {
     /// partner and benchmark, 0.1 makes them the Othello League's games) [default: 0].
     #[arg(long, value_name = "EPS")]
     play_epsilon: Option<f64>,
+    /// Plies the learner searches to choose its moves in TD games: 2 makes it meet the
+    /// positions its own depth-2 play reaches [default: 1, the greedy one-ply choice].
+    #[arg(long, value_name = "PLIES")]
+    td_depth: Option<u32>,
     /// Modern preset: let self-adapted steps grow without the bound (5 × --initial-sigma),
     /// as runs made before the bound did.
     #[arg(long)]
@@ -322,6 +326,7 @@ impl EvolveArgs {
             sparring => sparring,
             sparring_share => sparring_share,
             play_epsilon => play_epsilon,
+            td_depth => td_play_depth,
             candidates => candidates,
             selection_games => selection_games
         );

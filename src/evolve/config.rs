@@ -211,6 +211,10 @@ pub struct EvolveConfig {
     /// [`TdSettings::symmetries`](crate::learn::td::TdSettings::symmetries)).
     #[serde(default)]
     pub learn_symmetries: bool,
+    /// Plies the learner searches to choose its moves in TD games (see
+    /// [`TdSettings::play_depth`](crate::learn::td::TdSettings::play_depth)).
+    #[serde(default = "one")]
+    pub td_play_depth: u32,
     /// Random plies from the start that make each TD game's opening.
     pub td_opening_plies: u32,
     /// Sparring partners (agent specs) of TD games.
@@ -276,6 +280,10 @@ fn yes() -> bool {
     true
 }
 
+fn one() -> u32 {
+    1
+}
+
 /// The batch of every run made before the batch was a setting.
 fn default_td_batch() -> usize {
     DEFAULT_TD_BATCH
@@ -283,6 +291,9 @@ fn default_td_batch() -> usize {
 
 /// TD games played at once against the same weights unless a run says otherwise.
 pub const DEFAULT_TD_BATCH: usize = 16;
+/// The deepest search a learner may choose its TD moves by: every move of every learning
+/// game costs one.
+pub const MAX_TD_PLAY_DEPTH: u32 = 4;
 /// The largest `td_batch`: beyond it the weights a game sees are stale for no more speed.
 pub const MAX_TD_BATCH: usize = 4096;
 
@@ -326,6 +337,7 @@ impl EvolveConfig {
             td_lambda: 0.0,
             td_batch: DEFAULT_TD_BATCH,
             learn_symmetries: false,
+            td_play_depth: 1,
             learn_exploring: false,
             td_opening_plies: 0,
             sparring: Vec::new(),
@@ -393,6 +405,7 @@ impl EvolveConfig {
             lambda: self.td_lambda,
             batch: self.td_batch,
             symmetries: self.learn_symmetries,
+            play_depth: self.td_play_depth,
         }
     }
 
@@ -566,6 +579,12 @@ impl EvolveConfig {
         }
         if self.teacher.is_some() && self.td_games == 0 {
             return fail("--teacher needs TD learning games (--td-games)".into());
+        }
+        if !(1..=MAX_TD_PLAY_DEPTH).contains(&self.td_play_depth) {
+            return fail(format!(
+                "--td-depth {} must lie in 1..={MAX_TD_PLAY_DEPTH}",
+                self.td_play_depth
+            ));
         }
         if self.learn_symmetries && self.td_games == 0 {
             return fail("--learn-symmetries needs TD learning games (--td-games)".into());

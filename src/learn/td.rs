@@ -25,7 +25,7 @@
 use rand::RngExt;
 
 use crate::arena::Agent;
-use crate::eval::neural::NeuralInput;
+use crate::eval::neural::{NetworkView, NeuralInput};
 use crate::games::joint::is_joint;
 use crate::games::{Game, MoveList, Player};
 use crate::learn::ordered::in_order;
@@ -34,6 +34,7 @@ use crate::learn::updates::Updates;
 use crate::nn::Network;
 use crate::nn::ntuple::IndexCache;
 use crate::rng::GameRng;
+use crate::search::search;
 
 /// How a network learns from its games.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,6 +60,11 @@ pub struct TdSettings {
     /// share weights between symmetric squares, such as an MLP over the board, then sees
     /// eight positions for each one played.
     pub symmetries: bool,
+    /// Plies the learner searches to choose its moves (1: the greedy one-ply choice). A
+    /// network played at depth 2 meets the positions its 2-ply search leads to, not those
+    /// of one-ply play: learning (a teacher's values above all) on those positions
+    /// teaches it where it plays.
+    pub play_depth: u32,
 }
 
 /// The value for `mover` of the position `child` reached by one of its moves: exact when
@@ -206,6 +212,10 @@ fn next_move<G: NeuralInput>(
                 Learn::No
             };
             (moves[rng.random_range(0..moves.len())], learn)
+        }
+        _ if settings.play_depth > 1 => {
+            let chosen = search(game, settings.play_depth, &NetworkView(network)).best;
+            (chosen.expect("a position with moves"), Learn::Evaluate)
         }
         _ => {
             let (mv, value) = greedy_move(network, game, cache);
