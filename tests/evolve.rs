@@ -1577,3 +1577,76 @@ fn a_learner_that_searches_deeper_plays_its_searchs_moves() {
             .contains("--td-depth 5")
     );
 }
+
+/// Checkpoints keep a run's settings as JSON text, as `run.json` does: a run written
+/// before a setting existed (here `td_play_depth`, missing from both files) reads it as its
+/// default, and resumes to exactly the files of an uninterrupted run.
+#[test]
+fn a_setting_added_later_reads_as_its_default_from_older_files() {
+    use evoboard::champion::Champion;
+    use evoboard::evolve::checkpoint::load_checkpoint;
+    use evoboard::evolve::stats::GenerationStats;
+    use evoboard::persist::{FileKind, save};
+    /// An `EvolutionState` as a build before the setting wrote it.
+    #[derive(serde::Serialize)]
+    struct Older<'a> {
+        config: String,
+        architecture: &'a evoboard::nn::Architecture,
+        generation: u32,
+        population: &'a [Individual],
+        rng: &'a evoboard::rng::GameRng,
+        hall_of_fame: &'a [Vec<f32>],
+        history: &'a [GenerationStats],
+        champion: &'a Option<Champion>,
+        candidates: &'a [Champion],
+        selected: &'a Option<Champion>,
+        gate_reached: bool,
+        cma: &'a Option<SepCma>,
+    }
+    let without_setting = |value: serde_json::Value| {
+        let mut value = value;
+        let removed = value.as_object_mut().unwrap().remove("td_play_depth");
+        assert_eq!(removed, Some(serde_json::json!(1)));
+        value
+    };
+    let config = small(Preset::Modern);
+    let (whole, parts) = (temp_dir("older-whole"), temp_dir("older-parts"));
+    let expected = run(&config, &whole, 2);
+    run(
+        &EvolveConfig {
+            generations: 2,
+            ..config.clone()
+        },
+        &parts,
+        2,
+    );
+    let path = parts.join("gen-00002.evo");
+    let state = load_checkpoint(&path, "othello").unwrap();
+    let older = Older {
+        config: without_setting(serde_json::to_value(&state.config).unwrap()).to_string(),
+        architecture: &state.architecture,
+        generation: state.generation,
+        population: &state.population,
+        rng: &state.rng,
+        hall_of_fame: &state.hall_of_fame,
+        history: &state.history,
+        champion: &state.champion,
+        candidates: &state.candidates,
+        selected: &state.selected,
+        gate_reached: state.gate_reached,
+        cma: &state.cma,
+    };
+    save(&path, FileKind::Checkpoint, "othello", &older).unwrap();
+    let run_json = parts.join("run.json");
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run_json).unwrap()).unwrap();
+    info["config"] = without_setting(info["config"].take());
+    std::fs::write(&run_json, info.to_string()).unwrap();
+    assert_eq!(load_checkpoint(&path, "othello").unwrap(), state);
+    let mut resumed = Evolution::resume(Othello::start(), &parts, Some(4)).unwrap();
+    resumed.run(&Quiet).unwrap();
+    assert_eq!(outputs(&parts, 4), expected);
+    for dir in [whole, parts] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
