@@ -1,6 +1,7 @@
 //! The benchmark of a run: its opponents (the first decides gate and champion), the
 //! series of openings drawn from the run's seed, and the games a network plays against
-//! one opponent.
+//! one opponent; and how a network of the run plays every game that scores it (the
+//! league's fitness games too).
 
 use std::sync::Arc;
 
