@@ -8,10 +8,11 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use evoboard::eval::othello_features::{self as features, Sides, empty_regions, stable_discs};
+use evoboard::eval::othello_features::{self as features, Sides, empty_regions};
 use evoboard::eval::wpc::{Wpc, standard_weights};
 use evoboard::eval::{Evaluator, EvaluatorError, NamedEvaluators};
 use evoboard::games::othello::Move;
+use evoboard::games::othello::stability::{full_lines, stable_discs};
 use evoboard::rng::rng_for;
 use evoboard::{Game, MoveList, Notation, Othello, Player};
 use rand::RngExt;
@@ -52,7 +53,13 @@ fn bits(names: &[&str]) -> u64 {
 
 /// The stable discs of `player` in `game`.
 fn stable_of(game: &Othello, player: Player) -> u64 {
-    stable_discs(game.discs(player), game.discs(player.opponent()))
+    let occupied = game.discs(player) | game.discs(player.opponent());
+    stable_discs(game.discs(player), &full_lines(occupied))
+}
+
+/// The stable discs of `discs` on a board holding nothing else.
+fn alone_stable(discs: u64) -> u64 {
+    stable_discs(discs, &full_lines(discs))
 }
 
 /// Plays `square` (must be legal) and returns the new position.
@@ -301,7 +308,7 @@ fn mobility_counts_hand_derived_placements() {
 #[test]
 fn lone_corner_disc_is_stable() {
     for corner in ["a1", "h1", "a8", "h8"] {
-        assert_eq!(stable_discs(sq(corner), 0), sq(corner), "{corner}");
+        assert_eq!(alone_stable(sq(corner)), sq(corner), "{corner}");
     }
     // With an opponent disc next to it the corner is still stable.
     let game = corner_pair(BLACK);
@@ -329,7 +336,7 @@ fn edge_disc_next_to_own_corner_is_stable() {
 
     // A chain along the edge: a1 b1 c1 all black are all stable.
     assert_eq!(
-        stable_discs(bits(&["a1", "b1", "c1"]), 0),
+        alone_stable(bits(&["a1", "b1", "c1"])),
         bits(&["a1", "b1", "c1"])
     );
 }
@@ -337,7 +344,7 @@ fn edge_disc_next_to_own_corner_is_stable() {
 #[test]
 fn x_square_next_to_own_corner_is_not_stable_unless_anchored() {
     // Black a1 b2 only: b2 has empties on both sides of every line.
-    assert_eq!(stable_discs(bits(&["a1", "b2"]), 0), sq("a1"));
+    assert_eq!(alone_stable(bits(&["a1", "b2"])), sq("a1"));
 
     // Black a1 b1 a2 b2, white c1: a2 and b1 lean on a1, but b2's a3-b2-c1 diagonal is
     // open at a3 and not anchored, so b2 is not stable...
@@ -361,7 +368,7 @@ fn x_square_next_to_own_corner_is_not_stable_unless_anchored() {
 
     // With c1 black too, every line of b2 has a stable own neighbour (a2, b1, a1, c1).
     let all = bits(&["a1", "b1", "c1", "a2", "b2"]);
-    assert_eq!(stable_discs(all, 0), all);
+    assert_eq!(alone_stable(all), all);
 }
 
 /// Black c4, d3, e2 and white on every other square of c4's row (row 4), column (c) and
@@ -402,7 +409,7 @@ fn disc_with_all_four_lines_full_is_stable_without_corners() {
 #[test]
 fn disc_on_open_row_is_not_stable_but_full_row_is() {
     // d1 alone: the edge anchors the column and diagonals, but c1 and e1 are empty.
-    assert_eq!(stable_discs(sq("d1"), 0), 0);
+    assert_eq!(alone_stable(sq("d1")), 0);
 
     // Row 1 full, black only on d1: every disc of row 1 is stable (full row + edge).
     let game = position(

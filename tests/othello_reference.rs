@@ -3,6 +3,7 @@
 //! after each move, on hundreds of seeded random positions.
 
 use evoboard::eval::neural::NeuralInput;
+use evoboard::games::othello::bitboard::neighbours;
 use evoboard::rng::rng_for;
 use evoboard::{Game, MoveList, Notation, Othello, Player};
 use rand::RngExt;
@@ -149,6 +150,35 @@ fn bitboard_move_generation_matches_the_naive_reference() {
     // The random lengths reach passes and finished games; make sure both paths ran.
     assert!(finished > 0, "no finished game among the random positions");
     assert!(passes > 0, "no forced pass among the random positions");
+}
+
+#[test]
+fn neighbours_are_the_squares_one_king_step_away() {
+    let mut rng = rng_for(2026, &[66]);
+    for _ in 0..2000 {
+        // Sparse and dense sets alike, edges and corners included.
+        let bits = rng.random::<u64>() & rng.random::<u64>() & rng.random::<u64>();
+        let mut expected = 0u64;
+        for square in (0..64).filter(|s| bits >> s & 1 == 1) {
+            let (row, col) = (square / 8, square % 8);
+            for (dr, dc) in [
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+                (0, -1),
+                (0, 1),
+                (1, -1),
+                (1, 0),
+                (1, 1),
+            ] {
+                let (r, c) = (row + dr, col + dc);
+                if (0..8).contains(&r) && (0..8).contains(&c) {
+                    expected |= 1 << (r * 8 + c);
+                }
+            }
+        }
+        assert_eq!(neighbours(bits), expected, "{bits:#018x}");
+    }
 }
 
 #[test]

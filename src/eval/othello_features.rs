@@ -3,9 +3,8 @@
 //! evaluated side, so positive always means good for that side.
 
 use crate::games::othello::Othello;
-use crate::games::othello::bitboard::{
-    CORNERS, NOT_A_FILE, NOT_H_FILE, legal_moves, neighbours, shift,
-};
+use crate::games::othello::bitboard::{CORNERS, legal_moves, neighbours};
+use crate::games::othello::stability::{full_lines, stable_discs};
 use crate::games::{Game, Player};
 
 /// What the features read, computed once per evaluation: both disc sets, both sides'
@@ -56,9 +55,12 @@ pub fn mobility(sides: &Sides) -> f32 {
     count(sides.own_moves) - count(sides.opp_moves)
 }
 
-/// Difference in stable discs: discs that can never be flipped again (see [`stable_discs`]).
+/// Difference in stable discs, discs that can never be flipped again: those anchored by
+/// corners, edges and full lines ([`stable_discs`]), a sound lower bound of true
+/// stability and the usual engine definition.
 pub fn stability(sides: &Sides) -> f32 {
-    count(stable_discs(sides.own, sides.opp)) - count(stable_discs(sides.opp, sides.own))
+    let full = full_lines(sides.own | sides.opp);
+    count(stable_discs(sides.own, &full)) - count(stable_discs(sides.opp, &full))
 }
 
 /// Opponent frontier discs minus own frontier discs (a frontier disc touches an empty
@@ -114,47 +116,4 @@ pub fn empty_regions(mut empties: u64) -> impl Iterator<Item = u64> {
         empties &= !region;
         Some(region)
     })
-}
-
-/// The two directions (compass indices of [`shift`]) of each of the four lines through a
-/// square: horizontal, vertical and the two diagonals.
-const AXES: [(usize, usize); 4] = [(0, 1), (2, 3), (4, 7), (5, 6)];
-
-/// Squares whose neighbour on at least one side of the axis is off the board.
-const AXIS_EDGES: [u64; 4] = [
-    !(NOT_A_FILE & NOT_H_FILE),
-    0xff00_0000_0000_00ff,
-    0xff81_8181_8181_81ff,
-    0xff81_8181_8181_81ff,
-];
-
-/// Squares whose whole line along `axis` is occupied: no disc there can be flipped along it.
-fn full_lines(occupied: u64, (forward, backward): (usize, usize)) -> u64 {
-    let empty = !occupied;
-    let (mut ahead, mut behind) = (empty, empty);
-    for _ in 0..7 {
-        ahead |= shift(ahead, forward);
-        behind |= shift(behind, backward);
-    }
-    !(ahead | behind)
-}
-
-/// Discs of `own` that can never be flipped, computed as a fixed point: a disc is stable when
-/// on each of the four lines through it either the line is full, or a neighbour along it is
-/// off the board or an own stable disc. This finds every corner-anchored and full-line stable
-/// disc (a sound lower bound of true stability, the usual engine definition).
-pub fn stable_discs(own: u64, opp: u64) -> u64 {
-    let occupied = own | opp;
-    let anchored: [u64; 4] = std::array::from_fn(|a| full_lines(occupied, AXES[a]) | AXIS_EDGES[a]);
-    let mut stable = 0;
-    loop {
-        let mut next = own;
-        for (a, &(forward, backward)) in AXES.iter().enumerate() {
-            next &= anchored[a] | shift(stable, forward) | shift(stable, backward);
-        }
-        if next == stable {
-            return stable;
-        }
-        stable = next;
-    }
 }

@@ -33,10 +33,14 @@ pub fn shift(bits: u64, dir: usize) -> u64 {
     moved & mask
 }
 
-/// The squares adjacent (in any of the eight directions) to some square of `bits`.
+/// The squares adjacent (in any of the eight directions) to some square of `bits`: the
+/// squares beside them along the row, then every square of those rows and of `bits`
+/// one row up and one row down.
 #[inline]
 pub fn neighbours(bits: u64) -> u64 {
-    (0..8).fold(0, |acc, dir| acc | shift(bits, dir))
+    let beside = ((bits << 1) & NOT_A_FILE) | ((bits >> 1) & NOT_H_FILE);
+    let row = bits | beside;
+    beside | (row << 8) | (row >> 8)
 }
 
 /// Legal move squares for the side owning `own` against `opp` (empty ⇒ that side must pass

@@ -6,14 +6,15 @@
 //! the winner (the usual tournament rule).
 //!
 //! Here is the position and what it tells; [`Othello`] plays in `game.rs`, reads and
-//! writes its notation in `text.rs`, counts leaves fast in `perft.rs` and reads GGF
-//! records in `ggf.rs`.
+//! writes its notation in `text.rs`, counts leaves fast in `perft.rs`, finds stable discs
+//! in `stability.rs` and reads GGF records in `ggf.rs`.
 
 pub mod bitboard;
 mod game;
 mod ggf;
 mod perft;
 mod square;
+pub mod stability;
 mod text;
 
 pub use ggf::parse_ggf;
