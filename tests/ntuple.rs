@@ -458,6 +458,12 @@ fn mancala_boards_are_read_as_capped_seed_counts_from_the_mover_side() {
         .map(|g: evoboard::games::mancala::Mancala<Kalah>| g)
         .unwrap();
     assert_eq!(effects(&capture, Player::First), [6, 1, 1, 1, 7]);
+    // The whole turn alone, and before the moves' effects, gives the same.
+    assert_eq!(capture.global_features(Player::First, &[9]).to_vec(), [7]);
+    assert_eq!(
+        capture.global_features(Player::First, &[9, 5]).to_vec(),
+        [7, 6]
+    );
     let spec = game.tuple_set("all-pairs-triples+stores+moves").unwrap();
     assert_eq!(spec.features.len(), 3);
     let spec = game

@@ -40,6 +40,9 @@ pub const GLOBAL_FEATURES: [(&str, u16); 10] = [
     ("turn-bank", BANK_VALUES),
 ];
 
+/// The index of `turn-bank` in [`GLOBAL_FEATURES`].
+const TURN_BANK: u8 = 9;
+
 /// Values of the `best-bank` feature: 0 to 31 seeds (more count as 31).
 const BANK_VALUES: u16 = 32;
 
@@ -119,8 +122,11 @@ pub fn global_features<R: Rules>(
 ) -> ArrayVec<u16, MAX_FEATURES> {
     let board = game.board();
     let opponent = perspective.opponent();
-    let mut moves: Option<MoveEffects> = None;
-    let mut effects = || *moves.get_or_insert_with(|| MoveEffects::of(game, perspective));
+    // The whole turn's search starts with the very moves the effects play: one pass.
+    let whole_turn = sources.contains(&TURN_BANK);
+    let mut moves: Option<(MoveEffects, u16)> = None;
+    let mut effects =
+        || *moves.get_or_insert_with(|| MoveEffects::with_turn(game, perspective, whole_turn));
     let mut threats: Option<MoveEffects> = None;
     let mut opponent_effects =
         || *threats.get_or_insert_with(|| MoveEffects::if_to_move(game, perspective, opponent));
@@ -136,11 +142,11 @@ pub fn global_features<R: Rules>(
             2 => board.row_total(opponent).min(99) as u16,
             3 => u16::from(board.store(perspective).min(99)),
             4 => u16::from(board.store(opponent).min(99)),
-            5 => effects().best_bank.min(BANK_VALUES - 1),
-            6 => effects().extra_turns.min(TURN_VALUES - 1),
+            5 => effects().0.best_bank.min(BANK_VALUES - 1),
+            6 => effects().0.extra_turns.min(TURN_VALUES - 1),
             7 => opponent_effects().best_bank.min(BANK_VALUES - 1),
             8 => opponent_effects().extra_turns.min(TURN_VALUES - 1),
-            _ => turn_bank(game, perspective).min(BANK_VALUES - 1),
+            _ => effects().1.min(BANK_VALUES - 1),
         })
         .collect()
 }
@@ -158,23 +164,48 @@ impl MoveEffects {
     /// The effects of `perspective`'s moves in `game`: none when it is not to move (a
     /// network reads a position for its side to move) or the game is over.
     pub fn of<R: Rules>(game: &Mancala<R>, perspective: Player) -> MoveEffects {
+        MoveEffects::with_turn(game, perspective, false).0
+    }
+
+    /// [`MoveEffects::of`], and with `whole_turn` the most seeds `perspective` banks over
+    /// its whole turn, following its extra turns (bounded by [`TURN_DEPTH`] and
+    /// [`TURN_POSITIONS`]; zero without `whole_turn`, or when it is not to move): each
+    /// move is played once for both.
+    fn with_turn<R: Rules>(
+        game: &Mancala<R>,
+        perspective: Player,
+        whole_turn: bool,
+    ) -> (MoveEffects, u16) {
         let mut effects = MoveEffects::default();
         if game.to_move() != perspective || game.outcome().is_some() {
-            return effects;
+            return (effects, 0);
         }
         let before = game.board().store(perspective);
+        let (mut budget, mut best_store) = (TURN_POSITIONS, u16::from(before));
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
         for &mv in moves.iter() {
             let mut child = game.clone();
             child.play_unchecked(mv);
-            let banked = child.board().store(perspective).saturating_sub(before);
-            effects.best_bank = effects.best_bank.max(u16::from(banked));
-            if child.outcome().is_none() && child.to_move() == perspective {
+            let store = child.board().store(perspective);
+            effects.best_bank = effects
+                .best_bank
+                .max(u16::from(store.saturating_sub(before)));
+            let again = child.outcome().is_none() && child.to_move() == perspective;
+            if again {
                 effects.extra_turns += 1;
             }
+            if whole_turn && budget > 0 {
+                budget -= 1;
+                let reached = if again {
+                    best_turn(&child, perspective, TURN_DEPTH - 1, &mut budget)
+                } else {
+                    u16::from(store)
+                };
+                best_store = best_store.max(reached);
+            }
         }
-        effects
+        (effects, best_store.saturating_sub(before.into()))
     }
 
     /// The effects of `side`'s moves were it to move now in `game`'s position: none when
@@ -190,17 +221,6 @@ impl MoveEffects {
         let turned = Mancala::from_board(game.rules().clone(), *game.board(), side);
         MoveEffects::of(&turned, side)
     }
-}
-
-/// The most seeds `perspective` banks over its whole turn in `game`, following its extra
-/// turns (bounded by [`TURN_DEPTH`] and [`TURN_POSITIONS`]): zero when it is not to move.
-fn turn_bank<R: Rules>(game: &Mancala<R>, perspective: Player) -> u16 {
-    if game.to_move() != perspective || game.outcome().is_some() {
-        return 0;
-    }
-    let mut budget = TURN_POSITIONS;
-    let before = game.board().store(perspective);
-    best_turn(game, perspective, TURN_DEPTH, &mut budget).saturating_sub(before.into())
 }
 
 /// The highest store `mover` reaches by the end of its turn from `game`, where it is to move.
