@@ -3,7 +3,7 @@
 //! after each move, on hundreds of seeded random positions.
 
 use evoboard::eval::neural::NeuralInput;
-use evoboard::games::othello::bitboard::neighbours;
+use evoboard::games::othello::bitboard::{flips, flips_by_rays, neighbours};
 use evoboard::rng::rng_for;
 use evoboard::{Game, MoveList, Notation, Othello, Player};
 use rand::RngExt;
@@ -150,6 +150,48 @@ fn bitboard_move_generation_matches_the_naive_reference() {
     // The random lengths reach passes and finished games; make sure both paths ran.
     assert!(finished > 0, "no finished game among the random positions");
     assert!(passes > 0, "no forced pass among the random positions");
+}
+
+#[test]
+fn both_flip_finders_match_the_reference_on_random_boards() {
+    // Boards no game reaches as well as those it does: each square empty, own or the
+    // opponent's at random, from nearly empty to nearly full, so that long runs, runs to
+    // the edge and short diagonals all occur. `flips` is the build's choice (by gathered
+    // lines with BMI2), `flips_by_rays` the portable one.
+    let mut rng = rng_for(2026, &[67]);
+    for _ in 0..3000 {
+        let empty_share = rng.random_range(1..8);
+        let mut board = [0u8; 64];
+        let (mut own, mut opp) = (0u64, 0u64);
+        for (square, cell) in board.iter_mut().enumerate() {
+            if rng.random_range(0..8) < empty_share {
+                continue;
+            }
+            if rng.random::<bool>() {
+                *cell = 1;
+                own |= 1 << square;
+            } else {
+                *cell = 2;
+                opp |= 1 << square;
+            }
+        }
+        for square in (0..64).filter(|&s| board[s] == 0) {
+            let expected = reference_flips(&board, 1, square)
+                .iter()
+                .fold(0u64, |bits, &s| bits | 1 << s);
+            let square = square as u32;
+            assert_eq!(
+                flips(own, opp, square),
+                expected,
+                "{own:#x} {opp:#x} {square}"
+            );
+            assert_eq!(
+                flips_by_rays(own, opp, square),
+                expected,
+                "{own:#x} {opp:#x} {square}"
+            );
+        }
+    }
 }
 
 #[test]

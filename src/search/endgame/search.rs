@@ -141,6 +141,9 @@ struct Child {
     key: u32,
     square: u8,
     flipped: u64,
+    /// The opponent's moves after this one, when ordering found them: the child's node
+    /// then need not find them again.
+    replies: Option<u64>,
 }
 
 impl Child {
@@ -250,7 +253,7 @@ impl<'s> Searcher<'s> {
             }
             let value = self.mtdf(
                 precision,
-                |searcher, alpha| searcher.nws(own, opp, alpha, None),
+                |searcher, alpha| searcher.nws(own, opp, None, alpha, None),
                 report,
             )?;
             return Some((value, Some(Move::PASS)));
@@ -286,7 +289,7 @@ impl<'s> Searcher<'s> {
     pub fn value(&mut self, own: u64, opp: u64) -> Option<i32> {
         self.mtdf(
             Precision::EXACT,
-            |searcher, alpha| searcher.nws(own, opp, alpha, None),
+            |searcher, alpha| searcher.nws(own, opp, None, alpha, None),
             &mut |_, _| {},
         )
     }
@@ -322,7 +325,15 @@ impl<'s> Searcher<'s> {
 
     /// The null-window search: the value for the owner of `own` if it is at most `alpha`
     /// (or a bound at most `alpha`), else a bound above `alpha` (fail-soft).
-    fn nws(&mut self, own: u64, opp: u64, alpha: i32, abort: Option<&Abort>) -> i32 {
+    /// `moves` are the mover's moves when the parent's ordering found them.
+    fn nws(
+        &mut self,
+        own: u64,
+        opp: u64,
+        moves: Option<u64>,
+        alpha: i32,
+        abort: Option<&Abort>,
+    ) -> i32 {
         let empty = !(own | opp);
         let empties = empty.count_ones();
         if empties <= SHALLOW_EMPTIES {
@@ -335,12 +346,12 @@ impl<'s> Searcher<'s> {
         if self.stopped(abort) {
             return alpha;
         }
-        let moves = legal_moves(own, opp);
+        let moves = moves.unwrap_or_else(|| legal_moves(own, opp));
         if moves == 0 {
             if legal_moves(opp, own) == 0 {
                 return final_margin(own, opp);
             }
-            return -self.nws(opp, own, -alpha - 1, abort);
+            return -self.nws(opp, own, None, -alpha - 1, abort);
         }
         if let Some(cap) = stability_cutoff(own, opp, alpha) {
             return cap;
@@ -399,7 +410,7 @@ impl<'s> Searcher<'s> {
         let mut best = (-65, NO_MOVE);
         while let Some(child) = moves.take_best() {
             let (next_own, next_opp) = child.after(own, opp);
-            let value = -self.nws(next_own, next_opp, -alpha - 1, abort);
+            let value = -self.nws(next_own, next_opp, child.replies, -alpha - 1, abort);
             if self.stopped(abort) {
                 return None;
             }
@@ -453,7 +464,7 @@ impl<'s> Searcher<'s> {
                 return None;
             }
             let (next_own, next_opp) = child.after(own, opp);
-            let value = -self.nws(next_own, next_opp, -alpha - 1, Some(&here));
+            let value = -self.nws(next_own, next_opp, child.replies, -alpha - 1, Some(&here));
             if self.stopped(Some(&here)) {
                 return None;
             }
@@ -537,6 +548,7 @@ impl<'s> Searcher<'s> {
                 key: u32::MAX,
                 square: square as u8,
                 flipped: flips(own, opp, square),
+                replies: None,
             };
             if prefetch {
                 let (next_own, next_opp) = child.after(own, opp);
@@ -565,6 +577,7 @@ fn fastest_first(moves: &mut Moves, own: u64, opp: u64) {
         let square = u32::from(child.square);
         let (next_own, next_opp) = child.after(own, opp);
         let replies = legal_moves(next_own, next_opp);
+        child.replies = Some(replies);
         let potential = neighbours(next_opp) & empty & !(1 << square);
         let even = u32::from(odd >> square & 1 == 0);
         let unstable = 12 - corner_stable(next_opp).count_ones();
