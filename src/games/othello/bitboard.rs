@@ -3,6 +3,8 @@
 
 /// Every square except the a-file: the squares a shift towards h may land on.
 pub const NOT_A_FILE: u64 = 0xfefe_fefe_fefe_fefe;
+/// The a-file: shifted, any column; multiplied, a gather of one disc per column.
+pub const A_FILE: u64 = !NOT_A_FILE;
 /// Every square except the h-file: the squares a shift towards a may land on.
 pub const NOT_H_FILE: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 /// The four corners a1, h1, a8, h8.
@@ -134,6 +136,29 @@ const fn build_lines() -> [u64; 64] {
 pub fn lines_through(square: u32) -> u64 {
     LINES[square as usize]
 }
+
+/// `DIAGONALS[square]`: the squares of its a1–h8 diagonal and of its h1–a8 diagonal,
+/// the square included: the lines whose discs are gathered to look flips up by line.
+pub static DIAGONALS: [[u64; 2]; 64] = {
+    let mut diagonals = [[0u64; 2]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (row, col) = (square as i32 / 8, square as i32 % 8);
+        let mut other = 0;
+        while other < 64 {
+            let (r, c) = (other / 8, other % 8);
+            if r - c == row - col {
+                diagonals[square][0] |= 1u64 << other;
+            }
+            if r + c == row + col {
+                diagonals[square][1] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        square += 1;
+    }
+    diagonals
+};
 
 /// `UP_RAYS[square]` and `DOWN_RAYS[square]`: the rays of `square` towards higher bit
 /// indices (directions 0, 2, 4, 5) and towards lower ones (1, 3, 6, 7), side by side so

@@ -1,8 +1,13 @@
-//! Flips by whole lines with BMI2's bit gather and scatter: the discs of each line
-//! through the square (column and both diagonals; the row is a shift) are gathered into
-//! one byte, two small tables give the flipped squares of that byte, and they are
-//! scattered back. Used by [`super::bitboard::flips`] when the build has BMI2.
+//! Flips by whole lines: on one line of up to eight squares held as two bytes (own and
+//! opponent discs), two small tables give the flipped squares. With BMI2's bit gather
+//! and scatter, each line through a square (column and both diagonals; the row is a
+//! shift) becomes such a byte and back, which [`super::bitboard::flips`] uses when the
+//! build has BMI2; the endgame solver's count of the last move's flips is tabled from
+//! the same line flips on any processor.
 
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+use super::bitboard::{A_FILE, DIAGONALS};
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 use std::arch::x86_64::{_pdep_u64, _pext_u64};
 
 /// `OUTFLANK[p][opp]`: on an 8-square line whose square `p` is played, the squares just
@@ -15,6 +20,7 @@ static BETWEEN: [[u8; 256]; 8] = build_between();
 
 /// Per square: the masks of its column, diagonal and anti-diagonal, and its place (bit
 /// index after gathering) on its row and on each of those lines.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 static LINES: [([u64; 3], [u8; 4]); 64] = build_lines();
 
 const fn build_outflank() -> [[u8; 256]; 8] {
@@ -73,31 +79,18 @@ const fn build_between() -> [[u8; 256]; 8] {
     table
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 const fn build_lines() -> [([u64; 3], [u8; 4]); 64] {
     let mut lines = [([0u64; 3], [0u8; 4]); 64];
     let mut square = 0;
     while square < 64 {
-        let (row, col) = (square as i32 / 8, square as i32 % 8);
-        let mut masks = [0u64; 3];
-        let mut s = 0;
-        while s < 64 {
-            let (r, c) = (s / 8, s % 8);
-            if c == col {
-                masks[0] |= 1 << s;
-            }
-            if r - c == row - col {
-                masks[1] |= 1 << s;
-            }
-            if r + c == row + col {
-                masks[2] |= 1 << s;
-            }
-            s += 1;
-        }
+        let [diagonal, anti] = DIAGONALS[square];
+        let masks = [A_FILE << (square % 8), diagonal, anti];
         let below = (1u64 << square) - 1;
         lines[square] = (
             masks,
             [
-                col as u8,
+                (square % 8) as u8,
                 (masks[0] & below).count_ones() as u8,
                 (masks[1] & below).count_ones() as u8,
                 (masks[2] & below).count_ones() as u8,
@@ -108,18 +101,22 @@ const fn build_lines() -> [([u64; 3], [u8; 4]); 64] {
     lines
 }
 
-/// The flipped squares of one gathered line, as a byte.
+/// The squares flipped along one line (bit `i` the line's `i`-th square) by a move on
+/// its square `place`, given the line's own discs `own` and opponent discs `opp`.
 #[inline(always)]
-fn line(own: u64, opp: u64, place: u8) -> u64 {
-    let ends = OUTFLANK[place as usize][opp as usize & 0xff] & own as u8;
-    u64::from(BETWEEN[place as usize][ends as usize])
+pub const fn line_flips(own: u8, opp: u8, place: usize) -> u8 {
+    BETWEEN[place][(OUTFLANK[place][opp as usize] & own) as usize]
 }
 
 /// The opponent discs flipped when the side owning `own` plays on `square`.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 #[inline]
 pub fn flips(own: u64, opp: u64, square: u32) -> u64 {
     let (masks, places) = &LINES[square as usize];
     let shift = square & !7;
+    let line = |own: u64, opp: u64, place: u8| {
+        u64::from(line_flips(own as u8, opp as u8, usize::from(place)))
+    };
     let mut flipped = line(own >> shift, opp >> shift, places[0]) << shift;
     for (&mask, &place) in masks.iter().zip(&places[1..]) {
         // SAFETY: this module is compiled only when the build targets BMI2.

@@ -6,14 +6,14 @@
 //! the winner (the usual tournament rule).
 //!
 //! Here is the position and what it tells; [`Othello`] plays in `game.rs`, reads and
-//! writes its notation in `text.rs`, counts leaves fast in `perft.rs`, finds flips by gathered lines in `line_flips.rs`, finds stable discs
-//! in `stability.rs` and reads GGF records in `ggf.rs`.
+//! writes its notation in `text.rs`, counts leaves fast in `perft.rs`, finds flips line
+//! by line in `line_flips.rs`, finds stable discs in `stability.rs` and reads GGF records
+//! in `ggf.rs`.
 
 pub mod bitboard;
 mod game;
 mod ggf;
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-mod line_flips;
+pub mod line_flips;
 mod perft;
 mod square;
 pub mod stability;

@@ -3,6 +3,9 @@
 //! line depend only on which of the line's squares are its own: eight bits, looked up in
 //! a table of 256 counts for each place of the empty square along the line.
 
+use crate::games::othello::bitboard::{A_FILE, DIAGONALS};
+use crate::games::othello::line_flips::line_flips;
+
 /// `COUNTS[place][line]`: the discs flipped along a full line of 8 squares by a move on
 /// square `place`, where the set bits of `line` are the mover's and the others the
 /// opponent's. A line shorter than 8 (a diagonal) has opponent bits for its missing
@@ -14,57 +17,14 @@ static COUNTS: [[u8; 256]; 8] = {
     while place < 8 {
         let mut line = 0;
         while line < 256 {
-            let mut total = 0;
-            // Towards bit 0, then towards bit 7.
-            let mut side = 0;
-            while side < 2 {
-                let mut at = place as i32;
-                let mut run = 0;
-                loop {
-                    at += if side == 0 { -1 } else { 1 };
-                    if at < 0 || at > 7 {
-                        break;
-                    }
-                    if line >> at & 1 == 1 {
-                        total += run;
-                        break;
-                    }
-                    run += 1;
-                }
-                side += 1;
-            }
-            counts[place][line] = total;
+            let opp = !(line as u8) & !(1 << place);
+            counts[place][line] = line_flips(line as u8, opp, place).count_ones() as u8;
             line += 1;
         }
         place += 1;
     }
     counts
 };
-
-/// `DIAGONALS[square]`: the squares of its a1–h8 diagonal and of its h1–a8 diagonal.
-static DIAGONALS: [[u64; 2]; 64] = {
-    let mut diagonals = [[0u64; 2]; 64];
-    let mut square = 0;
-    while square < 64 {
-        let (row, col) = (square as i32 / 8, square as i32 % 8);
-        let mut other = 0;
-        while other < 64 {
-            let (r, c) = (other / 8, other % 8);
-            if r - c == row - col {
-                diagonals[square][0] |= 1u64 << other;
-            }
-            if r + c == row + col {
-                diagonals[square][1] |= 1u64 << other;
-            }
-            other += 1;
-        }
-        square += 1;
-    }
-    diagonals
-};
-
-/// The a-file.
-const A_FILE: u64 = 0x0101_0101_0101_0101;
 
 /// The discs a move on `square` flips for the owner of `own`, when `square` is the only
 /// empty square of the board: the sum over its row, column and two diagonals of
