@@ -119,7 +119,7 @@ pub fn flips(own: u64, opp: u64, square: u32) -> u64 {
     };
     let mut flipped = line(own >> shift, opp >> shift, places[0]) << shift;
     for (&mask, &place) in masks.iter().zip(&places[1..]) {
-        // SAFETY: this module is compiled only when the build targets BMI2.
+        // SAFETY: this function is compiled only when the build targets BMI2.
         unsafe {
             let gathered = line(_pext_u64(own, mask), _pext_u64(opp, mask), place);
             flipped |= _pdep_u64(gathered, mask);
