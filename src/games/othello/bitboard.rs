@@ -143,18 +143,12 @@ pub static DIAGONALS: [[u64; 2]; 64] = {
     let mut diagonals = [[0u64; 2]; 64];
     let mut square = 0;
     while square < 64 {
-        let (row, col) = (square as i32 / 8, square as i32 % 8);
-        let mut other = 0;
-        while other < 64 {
-            let (r, c) = (other / 8, other % 8);
-            if r - c == row - col {
-                diagonals[square][0] |= 1u64 << other;
-            }
-            if r + c == row + col {
-                diagonals[square][1] |= 1u64 << other;
-            }
-            other += 1;
-        }
+        let own = 1u64 << square;
+        // Rays 4 and 7 run along the a1–h8 direction, 5 and 6 along h1–a8.
+        diagonals[square] = [
+            RAYS[4][square] | RAYS[7][square] | own,
+            RAYS[5][square] | RAYS[6][square] | own,
+        ];
         square += 1;
     }
     diagonals
