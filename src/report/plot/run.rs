@@ -25,7 +25,7 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
     })?;
     let rows = read_stats(&run.stats_csv())?;
     let config = &info.config;
-    let caption = format!(
+    let mut caption = format!(
         "{} · {} preset · seed {} · {} · depth {}",
         info.game,
         config.preset,
@@ -33,6 +33,10 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
         info.architecture.name(),
         config.depth
     );
+    for note in learning_notes(config) {
+        caption.push_str(" · ");
+        caption.push_str(&note);
+    }
     let shown = Shown::for_config(config);
     let notes = RunNotes {
         champion: Champion::generation_of(&run.champion(), &info.game).ok(),
@@ -62,7 +66,63 @@ pub fn run_notes(config: &EvolveConfig) -> RunNotes {
     }
 }
 
+/// The settings that make a run learn differently from its preset's plain form, as the
+/// caption names them: two plots with the same preset, seed and network may otherwise
+/// look like the same run.
+pub fn learning_notes(config: &EvolveConfig) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(end) = config.learning_rate_end {
+        notes.push(format!("α {} → {end}", config.learning_rate));
+    }
+    if config.td_lambda > 0.0 {
+        notes.push(format!("λ {}", config.td_lambda));
+    }
+    if config.learn_exploring {
+        notes.push("learning from random moves".to_string());
+    }
+    if config.learn_symmetries {
+        notes.push("learning symmetric images".to_string());
+    }
+    if !config.sparring.is_empty() {
+        notes.push(format!("sparring {}", config.sparring.join(", ")));
+    }
+    if let Some(teacher) = &config.teacher {
+        notes.push(format!("teacher {teacher}"));
+    }
+    if let Some(start) = &config.start_from {
+        notes.push(format!("from {start}"));
+    }
+    if config.play_epsilon > 0.0 {
+        notes.push(format!("random moves in play ε {}", config.play_epsilon));
+    }
+    notes
+}
+
 /// What each generation of the run puts up against the benchmark.
 fn benchmarked(config: &EvolveConfig) -> &'static str {
     config.preset.learner().offered_label(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::config::Preset;
+
+    #[test]
+    fn the_caption_names_what_changes_the_learning() {
+        let mut config = EvolveConfig::new(Preset::Td);
+        assert!(learning_notes(&config).is_empty());
+        config.learn_exploring = true;
+        config.learning_rate = 0.002;
+        config.learning_rate_end = Some(0.0002);
+        config.sparring = vec!["wpc:1@0.1".to_string()];
+        assert_eq!(
+            learning_notes(&config),
+            [
+                "α 0.002 → 0.0002",
+                "learning from random moves",
+                "sparring wpc:1@0.1"
+            ]
+        );
+    }
 }
