@@ -599,6 +599,42 @@ fn the_gate_stops_the_run() {
 }
 
 #[test]
+fn a_gate_of_one_is_no_gate_and_old_stops_at_it_resume() {
+    let config = EvolveConfig {
+        gate: 1.0,
+        generations: 1,
+        ..small(Preset::Paper)
+    };
+    assert!(!config.gate_passed_by(1.0));
+    let gated = EvolveConfig {
+        gate: 0.75,
+        ..config.clone()
+    };
+    assert!(gated.gate_passed_by(0.75) && !gated.gate_passed_by(0.74));
+    // A run an older version stopped at a perfect benchmark with no gate: the checkpoint
+    // says the gate was reached, and resuming with a larger budget goes on.
+    let dir = temp_dir("no-gate");
+    run(&config, &dir, 1);
+    let path = dir.join("gen-00001.evo");
+    let mut stopped: EvolutionState =
+        evoboard::evolve::checkpoint::load_checkpoint(&path, "othello").unwrap();
+    stopped.history[0].benchmark = Some(evoboard::arena::WinRecord::new(6, 0, 0));
+    stopped.gate_reached = true;
+    evoboard::persist::save(
+        &path,
+        evoboard::persist::FileKind::Checkpoint,
+        "othello",
+        &stopped,
+    )
+    .unwrap();
+    let mut resumed = Evolution::resume(Othello::start(), &dir, Some(2)).unwrap();
+    resumed.run(&Quiet).unwrap();
+    assert_eq!(resumed.state().generation, 2);
+    assert!(!resumed.state().gate_reached);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn resume_refuses_inconsistent_checkpoints_and_repairs_derived_files() {
     use evoboard::persist::{FileKind, save};
     let dir = temp_dir("inconsistent");

@@ -169,7 +169,8 @@ pub struct EvolveConfig {
     pub bench_opponents: Vec<String>,
     /// Random plies that make each benchmark opening.
     pub bench_opening_plies: u32,
-    /// Win rate against the benchmark that ends the run (seed 004: 75%).
+    /// Win rate against the benchmark that ends the run (seed 004: 75%); 1.0 is no gate,
+    /// the run spends its whole budget (see [`EvolveConfig::gate_passed_by`]).
     pub gate: f64,
     /// `Some(K)`: keep only the newest K checkpoints (a 64-42-1 population of 20 takes
     /// about 0.45 MB per generation, the default n-tuple network 5 MB); `None` keeps them
@@ -639,5 +640,13 @@ impl EvolveConfig {
             return fail("the gate must lie in [0, 1]".into());
         }
         Ok(())
+    }
+
+    /// Whether a generation's benchmark win rate ends the run. A gate of 1.0 never does:
+    /// a player that wins 97% of its games wins all of a 100-game benchmark one time in
+    /// twenty, so a perfect score would end runs after a random number of generations,
+    /// not at a level of play.
+    pub fn gate_passed_by(&self, win_rate: f64) -> bool {
+        self.gate < 1.0 && win_rate >= self.gate
     }
 }

@@ -208,7 +208,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         }
         keep_candidate(&mut state.candidates, candidate, config.candidates);
         state.selected = None;
-        state.gate_reached = win_rate.is_some_and(|rate| rate >= config.gate);
+        state.gate_reached = win_rate.is_some_and(|rate| config.gate_passed_by(rate));
         state.history.push(GenerationStats {
             generation,
             fitness_max: fitness[best],
