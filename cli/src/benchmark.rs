@@ -13,7 +13,7 @@ use crate::error::{BadInput, CliResult};
 use evoboard::arena::reports::benchmark_report;
 use evoboard::arena::{
     AgentSpec, Forfeits, LEAGUE_GAMES, LEAGUE_OPPONENT, SeriesConfig, SeriesStats, SprtResult,
-    WinRecord, league_agents, league_score, league_series, play_series, play_sprt,
+    WinRecord, league_agents, league_series, play_series, play_sprt,
 };
 use evoboard::eval::NamedEvaluators;
 use evoboard::statistics::{Sprt, Verdict};
@@ -286,12 +286,17 @@ fn print_table(game: &str, plan: &Plan, stats: &SeriesStats, summaries: &[(&str,
         stats.mean_margin,
         stats.mean_length
     );
-    if plan.protocol == Protocol::League {
-        println!(
-            "league score (wins + draws/2) / games: {:.3}",
-            league_score(&stats.record)
-        );
-    } else {
+    let (low, high) = stats.record.score_interval();
+    println!(
+        "{}score (wins + draws/2) / games: {:.3} (95% {low:.3} – {high:.3})",
+        if plan.protocol == Protocol::League {
+            "league "
+        } else {
+            ""
+        },
+        stats.record.score()
+    );
+    if plan.protocol != Protocol::League {
         let openings = stats.openings_won;
         println!(
             "openings won by the player with both colours: {}, with one: {}, with neither: {}",

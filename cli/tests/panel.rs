@@ -260,7 +260,7 @@ fn league_refuses_what_it_fixes() {
 }
 
 #[test]
-fn standard_protocol_is_unchanged_and_unscored() {
+fn standard_protocol_is_unchanged_and_scored_with_its_interval() {
     let report = json_of(&[
         "benchmark",
         "--game",
@@ -278,7 +278,17 @@ fn standard_protocol_is_unchanged_and_unscored() {
     assert_eq!(report["protocol"], "standard");
     assert_eq!(report["player"], "wpc:1");
     assert_eq!(count(&report, "opening_plies"), 2);
-    assert!(report.get("score").is_none(), "{report}");
+    let games = count(&report, "games") as f64;
+    let score = (count(&report, "wins") as f64 + count(&report, "draws") as f64 / 2.0) / games;
+    assert_eq!(report["score"].as_f64(), Some(score), "{report}");
+    let (low, high) = (
+        report["score_ci_low"].as_f64().expect("score_ci_low"),
+        report["score_ci_high"].as_f64().expect("score_ci_high"),
+    );
+    assert!(
+        0.0 <= low && low <= score && score <= high && high <= 1.0,
+        "{report}"
+    );
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //! same ε, from the start position, scored (wins + draws/2) / games. It ranks evaluators,
 //! not searches, so the player's own depth and ε are replaced.
 
+use crate::arena::SeriesConfig;
 use crate::arena::spec::{AgentSpec, SpecError};
-use crate::arena::{SeriesConfig, WinRecord};
 
 /// The League's random-move probability, for the player and its opponent alike.
 pub const LEAGUE_EPSILON: f64 = 0.1;
@@ -29,9 +29,4 @@ pub fn league_series(games: usize, seed: u64) -> SeriesConfig {
         opening_plies: 0,
         seed,
     }
-}
-
-/// The League's score: a draw counts half a win.
-pub fn league_score(record: &WinRecord) -> f64 {
-    (record.wins as f64 + record.draws as f64 / 2.0) / record.games as f64
 }

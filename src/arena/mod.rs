@@ -21,7 +21,7 @@ pub use agent::{Agent, EpsilonAgent, FirstMoveAgent, Forfeit, History, RandomAge
 pub use clocked::{ClockedAgent, Decided, Decision, GameClock};
 pub use engine::{EngineAgent, Protocol};
 pub use game_record::{GameRecord, play_game};
-pub use league::{LEAGUE_GAMES, LEAGUE_OPPONENT, league_agents, league_score, league_series};
+pub use league::{LEAGUE_GAMES, LEAGUE_OPPONENT, league_agents, league_series};
 pub use openings::{OpeningError, random_opening, random_openings};
 pub use panel::{PanelRow, panel_opponents, play_panel};
 pub use series::{MAX_SERIES_GAMES, SeriesConfig, play_games, play_series};

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::arena::panel::{PanelRow, pooled};
 use crate::arena::tournament::{TournamentConfig, TournamentResult};
-use crate::arena::{SeriesConfig, SeriesStats, league_score};
+use crate::arena::{SeriesConfig, SeriesStats};
 use crate::statistics::Ratings;
 
 /// The `benchmark` report (`evoboard.benchmark/1`): the settings (the agents as their
@@ -33,9 +33,10 @@ pub fn benchmark_report(
         }),
         stats,
     );
-    if league {
-        report["score"] = json!(league_score(&stats.record));
-    }
+    let (low, high) = stats.record.score_interval();
+    report["score"] = json!(stats.record.score());
+    report["score_ci_low"] = json!(low);
+    report["score_ci_high"] = json!(high);
     report["forfeited"] = json!(forfeited);
     report
 }

@@ -15,9 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::{
-    AgentSpec, SeriesConfig, SeriesStats, league_agents, league_score, play_series,
-};
+use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, league_agents, play_series};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::{Evolution, Observer};
@@ -339,7 +337,7 @@ fn measure<G: NamedEvaluators>(
         let record = SeriesStats::from_records(&records).record;
         measures.push(Measured {
             measure: "league".to_string(),
-            value: league_score(&record),
+            value: record.score(),
             games: record.games,
         });
     }
