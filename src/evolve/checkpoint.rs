@@ -63,6 +63,15 @@ impl EvolutionState {
         self.generations_done() && selection_done
     }
 
+    /// Whether the last generation's benchmark passed the gate: what `gate_reached`
+    /// records, derived again on resume under the current rule.
+    pub fn last_benchmark_passes_gate(&self) -> bool {
+        self.history
+            .last()
+            .and_then(|last| last.benchmark.as_ref())
+            .is_some_and(|benchmark| self.config.gate_passed_by(benchmark.win_rate))
+    }
+
     /// Whether no generation is left to play: the budget is spent or the gate reached.
     pub fn generations_done(&self) -> bool {
         self.generation >= self.config.generations || self.gate_reached

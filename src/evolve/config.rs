@@ -642,11 +642,17 @@ impl EvolveConfig {
         Ok(())
     }
 
-    /// Whether a generation's benchmark win rate ends the run. A gate of 1.0 never does:
-    /// a player that wins 97% of its games wins all of a 100-game benchmark one time in
-    /// twenty, so a perfect score would end runs after a random number of generations,
-    /// not at a level of play.
+    /// The benchmark win rate that ends the run, if any. A gate of 1.0 is none: a player
+    /// that wins 97% of its games wins all of a 100-game benchmark one time in twenty, so
+    /// a perfect score would end runs after a random number of generations, not at a
+    /// level of play.
+    pub fn gate_level(&self) -> Option<f64> {
+        (self.gate < 1.0).then_some(self.gate)
+    }
+
+    /// Whether a generation's benchmark win rate ends the run (see
+    /// [`EvolveConfig::gate_level`]).
     pub fn gate_passed_by(&self, win_rate: f64) -> bool {
-        self.gate < 1.0 && win_rate >= self.gate
+        self.gate_level().is_some_and(|gate| win_rate >= gate)
     }
 }

@@ -208,7 +208,6 @@ impl<G: NamedEvaluators> Evolution<G> {
         }
         keep_candidate(&mut state.candidates, candidate, config.candidates);
         state.selected = None;
-        state.gate_reached = win_rate.is_some_and(|rate| config.gate_passed_by(rate));
         state.history.push(GenerationStats {
             generation,
             fitness_max: fitness[best],
@@ -218,6 +217,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             others,
             diversity: diversity(&state.population),
         });
+        state.gate_reached = state.last_benchmark_passes_gate();
         if config.hall_of_fame > 0 {
             state.hall_of_fame.push(offered);
             let excess = state.hall_of_fame.len().saturating_sub(config.hall_of_fame);

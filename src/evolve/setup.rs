@@ -98,13 +98,9 @@ impl<G: NamedEvaluators> Evolution<G> {
         // The settings a resume may change are run.json's, which the last one wrote.
         state.config.keep_checkpoints = info.config.keep_checkpoints;
         state.config.snapshots = info.config.snapshots;
-        // Whether the gate was passed follows from the last benchmark, under today's rule:
-        // a run that an older version stopped at a perfect score with no gate (1.0) goes on.
-        state.gate_reached = state
-            .history
-            .last()
-            .and_then(|last| last.benchmark.as_ref())
-            .is_some_and(|benchmark| state.config.gate_passed_by(benchmark.win_rate));
+        // Under today's rule: a run that an older version stopped at a perfect score with
+        // no gate (1.0) goes on.
+        state.gate_reached = state.last_benchmark_passes_gate();
         if let Some(budget) = generations {
             if budget < state.generation {
                 return Err(EvolveError::Resume(format!(

@@ -77,7 +77,7 @@ impl Shown {
             } else {
                 None
             },
-            gate: (config.gate < 1.0).then_some(config.gate),
+            gate: config.gate_level(),
             diversity: config.population > 1,
         }
     }
