@@ -1220,7 +1220,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
         play_depth: 1,
         lambda: 0.0,
     };
-    let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0);
+    let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0, 0);
     train(&mut student, 2000, &setup, settings, Some(&teaching));
     let after = error(&student);
     assert!(after < before / 10.0, "error {before} → {after}");
@@ -1350,6 +1350,79 @@ fn a_one_ply_search_teaches_what_td_learns_alone_and_a_deeper_one_teaches_more()
         .filter(|(a, b)| (*a - *b).abs() > 1e-3)
         .count();
     assert!(moved > 10, "{moved} weights moved");
+}
+
+#[test]
+fn a_teacher_network_searching_one_ply_teaches_the_value_of_the_best_move() {
+    use evoboard::eval::neural::NeuralInput;
+    use evoboard::games::{Game, MoveList, Notation};
+    use evoboard::learn::teacher::{NetworkTeacher, Teacher};
+    let network = random_straight3(21);
+    let learner = random_straight3(22);
+    let static_teacher = NetworkTeacher::new(network.clone(), 0, 0);
+    let searching = NetworkTeacher::new(network.clone(), 0, 1);
+    let start = Othello::start();
+    let mut checked = 0;
+    for i in 0..60u64 {
+        let plies = 5 + (i % 45) as u32;
+        let Some(position) = evoboard::arena::random_opening(&start, plies, &mut rng_for(31, &[i]))
+        else {
+            continue;
+        };
+        let static_value = static_teacher.value_for_mover(&position, &learner).unwrap();
+        assert_eq!(static_value, position.value_for_mover(&network));
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        let children: Vec<Othello> = moves.iter().map(|&mv| position.play(mv).unwrap()).collect();
+        // Only where every move hands the turn over and leaves the game running, so that
+        // each child's value for its mover is the negated value for ours.
+        let plain = children
+            .iter()
+            .all(|child| child.outcome().is_none() && child.to_move() != position.to_move());
+        if !plain {
+            continue;
+        }
+        let best = children
+            .iter()
+            .map(|child| -child.value_for_mover(&network))
+            .fold(f32::MIN, f32::max);
+        let taught = searching.value_for_mover(&position, &learner).unwrap();
+        assert!(
+            (taught - best).abs() < 1e-5,
+            "taught {taught}, best move {best}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked} positions checked");
+}
+
+#[test]
+fn a_teacher_depth_needs_a_teacher_file_and_a_depth_in_range() {
+    let refusal = |teacher: Option<&str>, depth: u32| {
+        EvolveConfig {
+            teacher: teacher.map(str::to_string),
+            teacher_depth: depth,
+            td_games: 10,
+            ..EvolveConfig::new(Preset::Td)
+        }
+        .validate()
+        .err()
+        .map(|error| error.to_string())
+    };
+    assert_eq!(refusal(Some("teacher.evo"), 0), None);
+    assert_eq!(refusal(Some("teacher.evo"), 8), None);
+    assert!(
+        refusal(Some("teacher.evo"), 9)
+            .unwrap()
+            .contains("--teacher-depth 9 must lie in 0..=8")
+    );
+    for teacher in [None, Some("search:2")] {
+        let error = refusal(teacher, 2).unwrap();
+        assert!(
+            error.contains("--teacher-depth needs a --teacher champion file"),
+            "{error}"
+        );
+    }
 }
 
 #[test]

@@ -173,6 +173,11 @@ pub struct EvolveArgs {
     /// the learner's own alpha-beta search of DEPTH plies finds.
     #[arg(long, value_name = "PATH|exact:SEEDS|search:DEPTH")]
     teacher: Option<String>,
+    /// Plies a --teacher champion file searches for each position's target: the student
+    /// learns the value its alpha-beta search finds, what the teacher makes of a position
+    /// as a player looking ahead [default: 0, its static value].
+    #[arg(long, value_name = "PLIES")]
+    teacher_depth: Option<u32>,
     /// A champion file of the run's game and network whose network generation 0 starts
     /// from instead of a random one (every learner: TD's network, each founder of the
     /// evolving presets, CMA-ES's first mean): to go on learning from a champion by
@@ -327,6 +332,7 @@ impl EvolveArgs {
             sparring_share => sparring_share,
             play_epsilon => play_epsilon,
             td_depth => td_play_depth,
+            teacher_depth => teacher_depth,
             candidates => candidates,
             selection_games => selection_games
         );

@@ -229,6 +229,10 @@ pub struct EvolveConfig {
     /// `search:DEPTH`, the value the learner's own alpha-beta search of DEPTH plies finds.
     #[serde(default)]
     pub teacher: Option<String>,
+    /// Plies a teacher network searches for each target (0: its static value; see
+    /// [`NetworkTeacher`](crate::learn::teacher::NetworkTeacher)).
+    #[serde(default)]
+    pub teacher_depth: u32,
     /// A champion file whose network every individual of generation 0 starts from (or
     /// CMA-ES's first mean) instead of a random one: to continue learning from a champion
     /// with another learner. Needed until the first checkpoint is written.
@@ -345,6 +349,7 @@ impl EvolveConfig {
             sparring_share: 0.0,
             sparring_games: 0,
             teacher: None,
+            teacher_depth: 0,
             start_from: None,
             play_epsilon: 0.0,
             candidates: 1,
@@ -589,6 +594,19 @@ impl EvolveConfig {
         }
         if self.learn_symmetries && self.td_games == 0 {
             return fail("--learn-symmetries needs TD learning games (--td-games)".into());
+        }
+        if self.teacher_depth > 0 {
+            if !matches!(self.teacher_spec()?, Some(TeacherSpec::File(_))) {
+                return fail(
+                    "--teacher-depth needs a --teacher champion file to search with".into(),
+                );
+            }
+            if self.teacher_depth > MAX_TEACHER_DEPTH {
+                return fail(format!(
+                    "--teacher-depth {} must lie in 0..={MAX_TEACHER_DEPTH}",
+                    self.teacher_depth
+                ));
+            }
         }
         self.teacher_spec()?;
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;

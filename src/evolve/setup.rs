@@ -304,7 +304,11 @@ fn load_teacher<G: NamedEvaluators>(
     let symmetries = start.cell_board().map_or(1, |board| board.symmetries.len());
     let bytes = champion.architecture.network_bytes(symmetries);
     let network = start.network(&champion.architecture, champion.genes);
-    Ok(Some(Box::new(NetworkTeacher::new(network, bytes))))
+    Ok(Some(Box::new(NetworkTeacher::new(
+        network,
+        bytes,
+        config.teacher_depth,
+    ))))
 }
 
 /// The agents of the run's sparring specs.

@@ -25,22 +25,34 @@ pub trait Teacher<G>: Send + Sync {
     fn bytes(&self) -> usize;
 }
 
-/// A network whose values a learner distils, at every position.
+/// A network whose values a learner distils, at every position: its static value, or the
+/// value its alpha-beta search of a few plies finds. A searching teacher passes on what the
+/// network makes of a position as a player that looks ahead, which a student searching
+/// fewer plies than the teacher's depth plus its own would otherwise not see.
 pub struct NetworkTeacher {
     network: Network,
     bytes: usize,
+    depth: u32,
 }
 
 impl NetworkTeacher {
-    /// `network` as a teacher, which holds `bytes` (its weights and index tables).
-    pub fn new(network: Network, bytes: usize) -> NetworkTeacher {
-        NetworkTeacher { network, bytes }
+    /// `network` as a teacher searching `depth` plies (0: its static value), which holds
+    /// `bytes` (its weights and index tables).
+    pub fn new(network: Network, bytes: usize, depth: u32) -> NetworkTeacher {
+        NetworkTeacher {
+            network,
+            bytes,
+            depth,
+        }
     }
 }
 
 impl<G: NeuralInput> Teacher<G> for NetworkTeacher {
     fn value_for_mover(&self, position: &G, _learner: &Network) -> Option<f32> {
-        Some(position.value_for_mover(&self.network))
+        Some(match self.depth {
+            0 => position.value_for_mover(&self.network),
+            depth => searched_value(position, depth, &self.network),
+        })
     }
 
     fn bytes(&self) -> usize {
@@ -98,15 +110,22 @@ pub struct SearchTeacher {
 
 impl<G: NeuralInput> Teacher<G> for SearchTeacher {
     fn value_for_mover(&self, position: &G, learner: &Network) -> Option<f32> {
-        let value = search(position, self.depth, &NetworkView(learner)).value;
-        Some(if value.abs() >= WIN_VALUE / 2.0 {
-            value.signum()
-        } else {
-            learner.squash(value)
-        })
+        Some(searched_value(position, self.depth, learner))
     }
 
     fn bytes(&self) -> usize {
         0
+    }
+}
+
+/// What `network`'s alpha-beta search of `depth` plies finds for `position`'s mover, as a
+/// target: the result (±1) of a finished game it sees, or else its value squashed into
+/// (−1, 1) as the network squashes its own.
+fn searched_value<G: NeuralInput>(position: &G, depth: u32, network: &Network) -> f32 {
+    let value = search(position, depth, &NetworkView(network)).value;
+    if value.abs() >= WIN_VALUE / 2.0 {
+        value.signum()
+    } else {
+        network.squash(value)
     }
 }

@@ -87,7 +87,10 @@ pub fn learning_notes(config: &EvolveConfig) -> Vec<String> {
         notes.push(format!("sparring {}", config.sparring.join(", ")));
     }
     if let Some(teacher) = &config.teacher {
-        notes.push(format!("teacher {teacher}"));
+        notes.push(match config.teacher_depth {
+            0 => format!("teacher {teacher}"),
+            depth => format!("teacher {teacher} searching {depth} plies"),
+        });
     }
     if let Some(start) = &config.start_from {
         notes.push(format!("from {start}"));
