@@ -595,20 +595,16 @@ impl EvolveConfig {
         if self.learn_symmetries && self.td_games == 0 {
             return fail("--learn-symmetries needs TD learning games (--td-games)".into());
         }
-        if self.teacher_depth > 0 {
-            if !matches!(self.teacher_spec()?, Some(TeacherSpec::File(_))) {
-                return fail(
-                    "--teacher-depth needs a --teacher champion file to search with".into(),
-                );
-            }
-            if self.teacher_depth > MAX_TEACHER_DEPTH {
-                return fail(format!(
-                    "--teacher-depth {} must lie in 0..={MAX_TEACHER_DEPTH}",
-                    self.teacher_depth
-                ));
-            }
+        let teacher = self.teacher_spec()?;
+        if self.teacher_depth > 0 && !matches!(teacher, Some(TeacherSpec::File(_))) {
+            return fail("--teacher-depth needs a --teacher champion file to search with".into());
         }
-        self.teacher_spec()?;
+        if self.teacher_depth > MAX_TEACHER_DEPTH {
+            return fail(format!(
+                "--teacher-depth {} must lie in 0..={MAX_TEACHER_DEPTH}",
+                self.teacher_depth
+            ));
+        }
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
         if self.evolves() && !self.league && !partners_play {
             return fail(
