@@ -31,6 +31,25 @@ const LINE_WIDTH_INTERVAL: u32 = 2;
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu32, RangedCoordf64>>;
 
+/// The largest font size from `largest` down to `smallest` at which `line` fits across
+/// `area` within the margins: a long measure's name would otherwise run off both edges
+/// of a centred title.
+fn fitting_size<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    line: &str,
+    largest: u32,
+    smallest: u32,
+) -> u32 {
+    let room = area.dim_in_pixel().0.saturating_sub(2 * MARGIN);
+    (smallest..=largest)
+        .rev()
+        .find(|&size| {
+            area.estimate_text_size(line, &(FONT, size).into_text_style(area))
+                .is_ok_and(|(width, _)| width <= room)
+        })
+        .unwrap_or(smallest)
+}
+
 /// Draws `figure` with its run description `caption` below the title.
 pub(super) fn render<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
@@ -41,8 +60,12 @@ pub(super) fn render<DB: DrawingBackend>(
     root.fill(&WHITE).map_err(text)?;
     // The title on its own line, the run's description smaller below it: long network
     // names would not fit beside the title.
-    let area = root.titled(&figure.title, (FONT, 22)).map_err(text)?;
-    let area = area.titled(caption, (FONT, 15)).map_err(text)?;
+    let title_size = fitting_size(&root, &figure.title, 22, 12);
+    let area = root
+        .titled(&figure.title, (FONT, title_size))
+        .map_err(text)?;
+    let caption_size = fitting_size(&area, caption, 15, 10);
+    let area = area.titled(caption, (FONT, caption_size)).map_err(text)?;
     let plot = legend_strip(&area, figure).map_err(text)?;
     let rows = category_rows(&plot, &figure.categories).map_err(text)?;
     let mut chart = ChartBuilder::on(&plot)
@@ -405,6 +428,24 @@ mod tests {
         let area = SVGBackend::with_string(&mut svg, (1000, 600)).into_drawing_area();
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         category_rows(&area, &names).unwrap()
+    }
+
+    #[test]
+    fn a_title_too_long_for_the_width_is_set_smaller_until_it_fits() {
+        super::super::draw::register_font();
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (1000, 600)).into_drawing_area();
+        assert_eq!(fitting_size(&area, "Fitness per generation", 22, 12), 22);
+        let long = "vs the shipped champion at depth 2, validation seed 4242: each seed, \
+                    and the mean with its 95% interval";
+        let size = fitting_size(&area, long, 22, 12);
+        assert!((12..22).contains(&size), "size {size}");
+        let width = |size: u32| {
+            area.estimate_text_size(long, &(FONT, size).into_text_style(&area))
+                .unwrap()
+                .0
+        };
+        assert!(width(size) <= 1000 - 2 * MARGIN && width(size + 1) > 1000 - 2 * MARGIN);
     }
 
     #[test]
