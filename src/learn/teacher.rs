@@ -27,8 +27,8 @@ pub trait Teacher<G>: Send + Sync {
 
 /// A network whose values a learner distils, at every position: its static value, or the
 /// value its alpha-beta search of a few plies finds. A searching teacher passes on what the
-/// network makes of a position as a player that looks ahead, which a student searching
-/// fewer plies than the teacher's depth plus its own would otherwise not see.
+/// network makes of a position as a player that looks ahead, so that a student's shallow
+/// search sees some of what the teacher's deeper one does.
 pub struct NetworkTeacher {
     network: Network,
     bytes: usize,
