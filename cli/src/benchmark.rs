@@ -287,13 +287,12 @@ fn print_table(game: &str, plan: &Plan, stats: &SeriesStats, summaries: &[(&str,
         stats.mean_length
     );
     let (low, high) = stats.record.score_interval();
+    let label = match plan.protocol {
+        Protocol::League => "league score",
+        _ => "score",
+    };
     println!(
-        "{}score (wins + draws/2) / games: {:.3} (95% {low:.3} – {high:.3})",
-        if plan.protocol == Protocol::League {
-            "league "
-        } else {
-            ""
-        },
+        "{label} (wins + draws/2) / games: {:.3} (95% {low:.3} – {high:.3})",
         stats.record.score()
     );
     if plan.protocol != Protocol::League {
