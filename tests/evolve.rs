@@ -1570,6 +1570,62 @@ fn a_run_can_start_from_a_champion_of_its_own_network() {
     }
 }
 
+/// `common_random_moves`: every individual's sparring game k draws its random moves from
+/// one stream, so copies of one network score alike where, without it, their luck parts
+/// them; a network that moves otherwise still scores otherwise.
+#[test]
+fn common_random_moves_give_copies_of_one_network_the_same_fitness() {
+    let start = Othello::start();
+    let greedy: Vec<Box<dyn evoboard::arena::Agent<Othello>>> = vec![
+        "minimax:1:greedy"
+            .parse::<evoboard::arena::AgentSpec>()
+            .unwrap()
+            .build(&start)
+            .unwrap(),
+    ];
+    let exploring = EvolveConfig {
+        population: 4,
+        league: false,
+        sparring: vec!["minimax:1:greedy".to_string()],
+        sparring_games: 20,
+        league_opening_plies: 0,
+        depth: 1,
+        play_epsilon: 0.3,
+        ..EvolveConfig::new(Preset::Cmaes)
+    };
+    let common = EvolveConfig {
+        common_random_moves: true,
+        ..exploring.clone()
+    };
+    let topology = Topology::new(&[64, 4, 1]).unwrap();
+    let network = |seed| {
+        let genes = nguyen_widrow(&topology, &mut rng_for(seed, &[]));
+        Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), genes)))
+    };
+    let copies = vec![network(2), network(2), network(2), network(2)];
+    let own_luck = play_league(&start, &exploring, 1, &copies, &[], &greedy, &|| {});
+    assert!(own_luck.iter().any(|&f| f != own_luck[0]), "{own_luck:?}");
+    let shared_luck = play_league(&start, &common, 1, &copies, &[], &greedy, &|| {});
+    assert!(
+        shared_luck.iter().all(|&f| f == shared_luck[0]),
+        "{shared_luck:?}"
+    );
+    let others: Vec<_> = (2..6).map(network).collect();
+    let mixed = play_league(&start, &common, 1, &others, &[], &greedy, &|| {});
+    assert!(mixed.iter().any(|&f| f != mixed[0]), "{mixed:?}");
+    let no_partners = EvolveConfig {
+        common_random_moves: true,
+        ..small(Preset::Modern)
+    };
+    assert!(
+        no_partners
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("--common-random-moves")
+    );
+}
+
 /// `play_epsilon`: the networks play random moves in the games that score them, from each
 /// game's own stream. From the start position against a deterministic partner, copies of
 /// one network replay the same game for each colour without it, and part ways with it;

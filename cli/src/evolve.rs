@@ -190,6 +190,12 @@ pub struct EvolveArgs {
     /// partner and benchmark, 0.1 makes them the Othello League's games) [default: 0].
     #[arg(long, value_name = "EPS")]
     play_epsilon: Option<f64>,
+    /// Play every individual's sparring game k of a generation with the same random
+    /// moves (its own under --play-epsilon, and the partner's): individuals that would
+    /// move alike play the same game, so fitness tells apart small differences between
+    /// them (common random numbers; needs --sparring-games).
+    #[arg(long)]
+    common_random_moves: bool,
     /// Plies the learner searches to choose its moves in TD games: 2 makes it meet the
     /// positions its own depth-2 play reaches [default: 1, the greedy one-ply choice].
     #[arg(long, value_name = "PLIES")]
@@ -341,6 +347,9 @@ impl EvolveArgs {
         }
         if self.learn_symmetries {
             config.learn_symmetries = true;
+        }
+        if self.common_random_moves {
+            config.common_random_moves = true;
         }
         if let Some(games) = self.td_games {
             config.td_games = games as usize;

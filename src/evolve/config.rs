@@ -248,6 +248,13 @@ pub struct EvolveConfig {
     /// (colours alternating, openings shared by the whole population; 0: none).
     #[serde(default)]
     pub sparring_games: usize,
+    /// Whether every individual's sparring game k of a generation draws its random moves
+    /// (its own under `play_epsilon`, and a partner's such as `wpc:1@0.1`) from the same
+    /// stream, not one of its own: two individuals that would move alike then play the
+    /// same game, so their fitness differs only where their moves do (common random
+    /// numbers).
+    #[serde(default)]
+    pub common_random_moves: bool,
     /// Best benchmarked networks kept as candidates; when the run ends, each plays
     /// `selection_games` on openings used nowhere else, and the best becomes the champion.
     pub candidates: usize,
@@ -352,6 +359,7 @@ impl EvolveConfig {
             teacher_depth: 0,
             start_from: None,
             play_epsilon: 0.0,
+            common_random_moves: false,
             candidates: 1,
             selection_games: 0,
         })
@@ -582,6 +590,12 @@ impl EvolveConfig {
         }
         if self.sparring_games > 0 && self.sparring.is_empty() {
             return fail("--sparring-games needs --sparring partners".into());
+        }
+        if self.common_random_moves && self.sparring_games == 0 {
+            return fail(
+                "--common-random-moves needs fitness games against sparring partners (--sparring-games)"
+                    .into(),
+            );
         }
         if self.teacher.is_some() && self.td_games == 0 {
             return fail("--teacher needs TD learning games (--td-games)".into());

@@ -6,7 +6,8 @@
 //! together into play that any outside opponent punishes; partners anchor fitness to fixed
 //! opponents. Every individual meets each partner on the same openings (common random
 //! numbers), so differences in fitness come from the individuals, not from their luck in
-//! the openings they were dealt.
+//! the openings they were dealt; with `common_random_moves` the random moves of those
+//! games are shared too.
 
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
@@ -26,6 +27,7 @@ const OPENING_STREAM: u64 = 0x6c67_6f70;
 const GAME_STREAM: u64 = 0x6c67_676d;
 const SAMPLE_STREAM: u64 = 0x6c67_7370;
 const SPARRING_STREAM: u64 = 0x6c67_7370_6172;
+const SPARRING_GAME_STREAM: u64 = 0x6c67_7370_676d;
 
 /// One game: participant indices (population first, then hall of fame, then sparring
 /// partners) and which of the two earn fitness from it.
@@ -202,8 +204,9 @@ pub fn fixed_mean_fitness(config: &EvolveConfig) -> Option<f64> {
 /// in parallel (threads, and MPI processes when the run has them: only the outcomes
 /// travel); a league game's opening derives from (seed, generation, the unordered
 /// pair), a sparring game's from (seed, generation, partner, opening number), and every
-/// game's random stream from (seed, generation, first, second[, round]), so the result
-/// does not depend on scheduling.
+/// game's random stream from (seed, generation, first, second[, round]) — a sparring
+/// game's from (seed, generation, partner, round) alone under `common_random_moves` — so
+/// the result does not depend on scheduling.
 pub fn play_league<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
@@ -243,21 +246,24 @@ pub fn play_league<G: NamedEvaluators>(
                     fixture.second as u64,
                 ],
             ),
-            Some(round) => (
-                [
-                    SPARRING_STREAM,
-                    generation_key,
-                    (high - first_partner) as u64,
-                    (round / 2) as u64,
-                ],
-                vec![
-                    GAME_STREAM,
-                    generation_key,
-                    fixture.first as u64,
-                    fixture.second as u64,
-                    round as u64,
-                ],
-            ),
+            Some(round) => {
+                let partner = (high - first_partner) as u64;
+                let game_key = if config.common_random_moves {
+                    vec![SPARRING_GAME_STREAM, generation_key, partner, round as u64]
+                } else {
+                    vec![
+                        GAME_STREAM,
+                        generation_key,
+                        fixture.first as u64,
+                        fixture.second as u64,
+                        round as u64,
+                    ]
+                };
+                (
+                    [SPARRING_STREAM, generation_key, partner, (round / 2) as u64],
+                    game_key,
+                )
+            }
         };
         let mut opening_rng = rng_for(config.seed, &opening_key);
         let opening = opening_for(start, config.league_opening_plies, &mut opening_rng);
