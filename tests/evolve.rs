@@ -261,7 +261,7 @@ fn separable_cma_es_minimises_a_scaled_sphere_and_adapts_its_scales() {
         let samples = cma.sample(12, &mut rng);
         let values: Vec<f64> = samples.iter().map(|x| -f(x)).collect();
         let samples: Vec<&[f32]> = samples.iter().map(Vec::as_slice).collect();
-        cma.update(&samples, &ranking(&values));
+        cma.update(&samples, &ranking(&values), 1.0);
     }
     let end = f(&cma.mean_genes());
     assert!(end < start * 1e-8, "{start} → {end}");
@@ -269,6 +269,47 @@ fn separable_cma_es_minimises_a_scaled_sphere_and_adapts_its_scales() {
     let v = &cma.variances;
     assert!(v[n - 1] < v[0] / 100.0, "{v:?}");
     assert!(cma.sigma.is_finite() && cma.sigma > 0.0);
+}
+
+/// `mean_rate`: the mean takes that share of the selected step, and the rest of the
+/// distribution (σ, variances, paths) learns as with the whole step.
+#[test]
+fn a_mean_rate_below_one_moves_the_cma_es_mean_that_share_of_its_step() {
+    let n = 6;
+    let start = SepCma::new(vec![0.5; n], 0.3);
+    let samples = start.sample(10, &mut rng_for(4, &[]));
+    let values: Vec<f64> = samples.iter().map(|x| -f64::from(x[0]).abs()).collect();
+    let samples: Vec<&[f32]> = samples.iter().map(Vec::as_slice).collect();
+    let ranked = ranking(&values);
+    let (mut whole, mut quarter) = (start.clone(), start.clone());
+    whole.update(&samples, &ranked, 1.0);
+    quarter.update(&samples, &ranked, 0.25);
+    for ((w, q), m) in whole.mean.iter().zip(&quarter.mean).zip(&start.mean) {
+        assert!((q - m - 0.25 * (w - m)).abs() < 1e-12, "{w} {q} {m}");
+    }
+    assert!(whole.mean.iter().zip(&start.mean).any(|(w, m)| w != m));
+    assert_eq!(whole.sigma, quarter.sigma);
+    assert_eq!(whole.variances, quarter.variances);
+    for (rate, base, named) in [
+        (0.0, small(Preset::Cmaes), "(0, 1]"),
+        (1.5, small(Preset::Cmaes), "(0, 1]"),
+        (0.5, small_td(), "--preset cmaes"),
+    ] {
+        let config = EvolveConfig {
+            mean_rate: rate,
+            ..base
+        };
+        let error = config.validate().unwrap_err().to_string();
+        assert!(
+            error.contains("--mean-rate") && error.contains(named),
+            "{error}"
+        );
+    }
+    let cocmaes = EvolveConfig {
+        mean_rate: 0.5,
+        ..small(Preset::CoCmaes)
+    };
+    assert!(cocmaes.validate().is_ok());
 }
 
 #[test]

@@ -70,6 +70,12 @@ pub struct EvolveArgs {
     /// cmaes 0.1, cocmaes 1, others 0.01].
     #[arg(long)]
     initial_sigma: Option<f32>,
+    /// CMA-ES (cmaes, cocmaes): the share of its selected step the mean takes each
+    /// generation. Below 1 the mean averages the steps of several generations, so that
+    /// when noisy fitness ranks the samples it does not wander off a good network, while
+    /// the samples keep their step [default: 1, the whole step].
+    #[arg(long, value_name = "C")]
+    mean_rate: Option<f64>,
     /// Past champions every individual also plays, both colours [default: modern 4,
     /// others 0].
     #[arg(long)]
@@ -323,6 +329,7 @@ impl EvolveArgs {
             elitism => elitism,
             mutation_probability => mutation_probability,
             initial_sigma => initial_sigma,
+            mean_rate => mean_rate,
             hall_of_fame => hall_of_fame,
             league_openings => league_opening_plies,
             bench_games => bench_games,

@@ -124,8 +124,10 @@ impl SepCma {
     }
 
     /// Moves the distribution after a generation: `samples` are the chromosomes drawn from
-    /// it, `ranked` their indices from best to worst.
-    pub fn update(&mut self, samples: &[&[f32]], ranked: &[usize]) {
+    /// it, `ranked` their indices from best to worst. The mean takes the share `mean_rate`
+    /// of the selected step (1: all of it); the paths, variances and σ learn from the whole
+    /// step either way, as in Miyazawa & Akimoto's formulation.
+    pub fn update(&mut self, samples: &[&[f32]], ranked: &[usize], mean_rate: f64) {
         let n = self.mean.len();
         let k = Constants::new(n, samples.len());
         // The steps y = (x − m)/σ of the μ best, and their weighted mean.
@@ -146,7 +148,7 @@ impl SepCma {
             }
         }
         for (m, y) in self.mean.iter_mut().zip(&step_mean) {
-            *m += self.sigma * y;
+            *m += mean_rate * self.sigma * y;
         }
         // Step-size path: C^(−1/2) y_w is y_w / √c for a diagonal C.
         let rate = (k.c_sigma * (2.0 - k.c_sigma) * k.mu_eff).sqrt();

@@ -151,6 +151,14 @@ pub struct EvolveConfig {
     /// drift up until the sigmoids saturate into step functions.
     #[serde(default)]
     pub sigma_bound: Option<f32>,
+    /// CMA-ES: the share c_m of its selected step the mean takes each generation (1: the
+    /// whole step, the standard update). When noise rather than the weights ranks the
+    /// samples, each whole step is mostly a random one, and over many generations the
+    /// mean wanders off a good network; a smaller share averages the steps of several
+    /// generations while the samples keep the step size σ that tells them apart (the mean
+    /// learning rate of Miyazawa & Akimoto 2017).
+    #[serde(default = "whole")]
+    pub mean_rate: f64,
     /// Past champions each individual also plays with both colours (modern preset).
     pub hall_of_fame: usize,
     /// Whether individuals play each other (the league); off, fitness comes from the
@@ -296,6 +304,10 @@ fn one() -> u32 {
     1
 }
 
+fn whole() -> f64 {
+    1.0
+}
+
 /// The batch of every run made before the batch was a setting.
 fn default_td_batch() -> usize {
     DEFAULT_TD_BATCH
@@ -331,6 +343,7 @@ impl EvolveConfig {
             mutation_probability: 0.05,
             initial_sigma: 0.01,
             sigma_bound: None,
+            mean_rate: 1.0,
             hall_of_fame: 0,
             league: true,
             league_opening_plies: 4,
@@ -647,6 +660,14 @@ impl EvolveConfig {
         }
         if !(self.initial_sigma > 0.0 && self.initial_sigma.is_finite()) {
             return fail("the initial mutation step must be positive".into());
+        }
+        if !(self.mean_rate > 0.0 && self.mean_rate <= 1.0) {
+            return fail(format!("--mean-rate {} must lie in (0, 1]", self.mean_rate));
+        }
+        if self.mean_rate != 1.0 && !matches!(self.preset, Preset::Cmaes | Preset::CoCmaes) {
+            return fail(
+                "--mean-rate moves a CMA-ES mean: it needs --preset cmaes or cocmaes".into(),
+            );
         }
         if let Some(k) = self.league_sample
             && !(1..self.population).contains(&k)

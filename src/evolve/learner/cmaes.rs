@@ -68,7 +68,7 @@ impl Learner for Cmaes {
             .cma
             .as_mut()
             .expect("a CMA-ES run has its distribution");
-        cma.update(&samples, ranked);
+        cma.update(&samples, ranked, state.config.mean_rate);
         cma.mean_genes()
     }
 

@@ -98,6 +98,9 @@ pub fn learning_notes(config: &EvolveConfig) -> Vec<String> {
     if config.play_epsilon > 0.0 {
         notes.push(format!("random moves in play ε {}", config.play_epsilon));
     }
+    if config.mean_rate != 1.0 {
+        notes.push(format!("mean rate {}", config.mean_rate));
+    }
     if config.common_random_moves {
         notes.push("common random moves".into());
     }
