@@ -1611,39 +1611,53 @@ fn a_run_can_start_from_a_champion_of_its_own_network() {
     }
 }
 
+/// A greedy one-ply partner, deterministic, for the tests of fitness games' random moves.
+fn greedy_partner(start: &Othello) -> Vec<Box<dyn evoboard::arena::Agent<Othello>>> {
+    vec![
+        "minimax:1:greedy"
+            .parse::<evoboard::arena::AgentSpec>()
+            .unwrap()
+            .build(start)
+            .unwrap(),
+    ]
+}
+
+/// Fitness from 20 games from the start position against [`greedy_partner`] alone.
+fn against_greedy(population: usize) -> EvolveConfig {
+    EvolveConfig {
+        population,
+        league: false,
+        sparring: vec!["minimax:1:greedy".to_string()],
+        sparring_games: 20,
+        league_opening_plies: 0,
+        depth: 1,
+        ..EvolveConfig::new(Preset::Cmaes)
+    }
+}
+
+/// A small Nguyen-Widrow MLP drawn from `seed`.
+fn small_mlp(seed: u64) -> Arc<NeuralEvaluator> {
+    let topology = Topology::new(&[64, 4, 1]).unwrap();
+    let genes = nguyen_widrow(&topology, &mut rng_for(seed, &[]));
+    Arc::new(NeuralEvaluator::new(Mlp::new(topology, genes)))
+}
+
 /// `common_random_moves`: every individual's sparring game k draws its random moves from
 /// one stream, so copies of one network score alike where, without it, their luck parts
 /// them; a network that moves otherwise still scores otherwise.
 #[test]
 fn common_random_moves_give_copies_of_one_network_the_same_fitness() {
     let start = Othello::start();
-    let greedy: Vec<Box<dyn evoboard::arena::Agent<Othello>>> = vec![
-        "minimax:1:greedy"
-            .parse::<evoboard::arena::AgentSpec>()
-            .unwrap()
-            .build(&start)
-            .unwrap(),
-    ];
+    let greedy = greedy_partner(&start);
     let exploring = EvolveConfig {
-        population: 4,
-        league: false,
-        sparring: vec!["minimax:1:greedy".to_string()],
-        sparring_games: 20,
-        league_opening_plies: 0,
-        depth: 1,
         play_epsilon: 0.3,
-        ..EvolveConfig::new(Preset::Cmaes)
+        ..against_greedy(4)
     };
     let common = EvolveConfig {
         common_random_moves: true,
         ..exploring.clone()
     };
-    let topology = Topology::new(&[64, 4, 1]).unwrap();
-    let network = |seed| {
-        let genes = nguyen_widrow(&topology, &mut rng_for(seed, &[]));
-        Arc::new(NeuralEvaluator::new(Mlp::new(topology.clone(), genes)))
-    };
-    let copies = vec![network(2), network(2), network(2), network(2)];
+    let copies = vec![small_mlp(2); 4];
     let own_luck = play_league(&start, &exploring, 1, &copies, &[], &greedy, &|| {});
     assert!(own_luck.iter().any(|&f| f != own_luck[0]), "{own_luck:?}");
     let shared_luck = play_league(&start, &common, 1, &copies, &[], &greedy, &|| {});
@@ -1651,7 +1665,7 @@ fn common_random_moves_give_copies_of_one_network_the_same_fitness() {
         shared_luck.iter().all(|&f| f == shared_luck[0]),
         "{shared_luck:?}"
     );
-    let others: Vec<_> = (2..6).map(network).collect();
+    let others: Vec<_> = (2..6).map(small_mlp).collect();
     let mixed = play_league(&start, &common, 1, &others, &[], &greedy, &|| {});
     assert!(mixed.iter().any(|&f| f != mixed[0]), "{mixed:?}");
     let no_partners = EvolveConfig {
@@ -1674,26 +1688,9 @@ fn common_random_moves_give_copies_of_one_network_the_same_fitness() {
 #[test]
 fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
     let start = Othello::start();
-    let greedy: Vec<Box<dyn evoboard::arena::Agent<Othello>>> = vec![
-        "minimax:1:greedy"
-            .parse::<evoboard::arena::AgentSpec>()
-            .unwrap()
-            .build(&start)
-            .unwrap(),
-    ];
-    let config = EvolveConfig {
-        population: 3,
-        league: false,
-        sparring: vec!["minimax:1:greedy".to_string()],
-        sparring_games: 20,
-        league_opening_plies: 0,
-        depth: 1,
-        ..EvolveConfig::new(Preset::Cmaes)
-    };
-    let topology = Topology::new(&[64, 4, 1]).unwrap();
-    let genes = nguyen_widrow(&topology, &mut rng_for(2, &[]));
-    let network = Arc::new(NeuralEvaluator::new(Mlp::new(topology, genes)));
-    let population = vec![network.clone(), network.clone(), network];
+    let greedy = greedy_partner(&start);
+    let config = against_greedy(3);
+    let population = vec![small_mlp(2); 3];
     let plain = play_league(&start, &config, 1, &population, &[], &greedy, &|| {});
     // Ten replays of one game per colour: each colour's 3, 1 or 0 points ten times.
     assert!(plain.iter().all(|&f| f == plain[0]), "{plain:?}");
