@@ -15,6 +15,7 @@ use evoboard::games::{Game, MoveList, Notation, Player};
 use evoboard::nn::ntuple::{IndexCache, MAX_CELLS, TupleError};
 use evoboard::nn::{Architecture, Mlp, Network, Topology, TupleSpec, nguyen_widrow};
 use evoboard::rng::{GameRng, rng_for};
+use evoboard::search::{plain_negamax, search};
 
 /// A network of the named set with random weights, small enough that values do not
 /// saturate at ±1.
@@ -149,6 +150,64 @@ fn incremental_child_values_equal_full_evaluations() {
                 None => evaluator.evaluate(child, mover),
             };
             assert_eq!(score, expected, "{}", child.to_position_string());
+        }
+    }
+}
+
+#[test]
+fn a_positions_children_valued_at_once_get_exactly_their_own_values() {
+    let mut rng = rng_for(19, &[]);
+    // Global features too (move counts, the wipe-out threat), and both families.
+    let networks = [
+        othello_network("logistello+discs+mobility+wipeout", &mut rng),
+        {
+            let topology = Topology::new(&[64, 8, 1]).expect("a valid topology");
+            Network::Mlp(Mlp::new(
+                topology.clone(),
+                nguyen_widrow(&topology, &mut rng),
+            ))
+        },
+    ];
+    let mut moves = MoveList::new();
+    // Whole games reach passes and finished children; the positions, varied middles.
+    let mut sequence = games_in_order(2, &mut rng);
+    sequence.extend(positions(60, &mut rng));
+    for network in networks {
+        let evaluator = NeuralEvaluator::new(network);
+        for game in &sequence {
+            game.legal_moves(&mut moves);
+            let children: Vec<Othello> = moves
+                .iter()
+                .map(|&mv| game.play(mv).expect("legal"))
+                .collect();
+            // The mover's view (move ordering) and each child's own (the last ply).
+            let views: [Vec<Player>; 2] = [
+                children.iter().map(|_| game.to_move()).collect(),
+                children.iter().map(Othello::to_move).collect(),
+            ];
+            for perspectives in views {
+                let values = evaluator.evaluate_children(game, &children, &perspectives);
+                for ((child, &perspective), value) in children.iter().zip(&perspectives).zip(values)
+                {
+                    assert_eq!(value, evaluator.evaluate(child, perspective));
+                }
+            }
+            // A one-ply search values the children at once: the value is the plain
+            // negamax's, and the move the first of the best.
+            let found = search(game, 1, &evaluator);
+            assert_eq!(found.value, plain_negamax(game, 1, &evaluator));
+            let first_best = moves.iter().copied().find(|&mv| {
+                let child = game.play(mv).expect("legal");
+                let for_child = plain_negamax(&child, 0, &evaluator);
+                let for_mover = if child.to_move() == game.to_move() {
+                    for_child
+                } else {
+                    -for_child
+                };
+                for_mover == found.value
+            });
+            assert_eq!(found.best, first_best, "{}", game.to_position_string());
+            assert_eq!(found.nodes, 1 + moves.len() as u64);
         }
     }
 }

@@ -14,7 +14,7 @@ pub mod wpc;
 use std::sync::Arc;
 
 use crate::eval::neural::NeuralInput;
-use crate::games::{Describe, Game, Player};
+use crate::games::{Describe, Game, MoveList, Player};
 
 /// Scores positions of game `G`. Higher is better for `perspective`.
 ///
@@ -23,6 +23,35 @@ use crate::games::{Describe, Game, Player};
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The heuristic value of `game` for `perspective`.
     fn evaluate(&self, game: &G, perspective: Player) -> f32;
+
+    /// The value of each of `children`, positions one move from `parent`, for the player
+    /// beside it in `perspectives`: what a search needs to order a node's moves or to value
+    /// them at its last ply. Evaluators that can share work between a position and its
+    /// children (an n-tuple network redoes only the tuples a move changed) override it;
+    /// the values must be exactly [`Evaluator::evaluate`]'s.
+    fn evaluate_children(
+        &self,
+        parent: &G,
+        children: &[G],
+        perspectives: &[Player],
+    ) -> MoveList<f32> {
+        let _ = parent;
+        each_evaluated(self, children, perspectives)
+    }
+}
+
+/// [`Evaluator::evaluate`] of each child for its perspective, one at a time: the default
+/// of [`Evaluator::evaluate_children`].
+pub fn each_evaluated<G: Game, E: Evaluator<G> + ?Sized>(
+    evaluator: &E,
+    children: &[G],
+    perspectives: &[Player],
+) -> MoveList<f32> {
+    children
+        .iter()
+        .zip(perspectives)
+        .map(|(child, &perspective)| evaluator.evaluate(child, perspective))
+        .collect()
 }
 
 /// Largest magnitude a heuristic value may have; the search clamps to it.

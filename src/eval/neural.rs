@@ -11,13 +11,13 @@
 //!   tanh(score) at game results (±1, 0); search and move choice compare the scores
 //!   themselves, which never saturate.
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, each_evaluated};
 use crate::eval::{mancala_tuples, othello_tuples};
 use crate::games::mancala::congkak::HOLES;
 use crate::games::mancala::{Board, Congkak, OnBoard};
 use crate::games::othello::Othello;
 use crate::games::othello::bitboard::squares;
-use crate::games::{Notation, Player};
+use crate::games::{MoveList, Notation, Player};
 use arrayvec::ArrayVec;
 
 use crate::nn::ntuple::{IndexCache, MAX_CELLS, MAX_FEATURES, MAX_LOOKUPS};
@@ -139,17 +139,26 @@ pub trait NeuralInput: Notation {
     /// The score of this position for `mover`, who just moved here: a finished game's is
     /// [`Network::result_score`], beyond every network score.
     fn score_after(&self, network: &Network, mover: Player) -> f32 {
+        self.score_after_from(network, mover, || self.score_for_mover(network))
+    }
+
+    /// [`NeuralInput::score_after`], with `score` giving this position's score for its
+    /// side to move (asked only if the game goes on).
+    fn score_after_from(
+        &self,
+        network: &Network,
+        mover: Player,
+        score: impl FnOnce() -> f32,
+    ) -> f32 {
         match self.outcome() {
             Some(outcome) => network.result_score(outcome.sign_for(mover)),
-            None if self.to_move() == mover => self.score_for_mover(network),
-            None => -self.score_for_mover(network),
+            None if self.to_move() == mover => score(),
+            None => -score(),
         }
     }
 
     /// [`NeuralInput::score_after`] of each of `children` (positions one move from this
-    /// one, made by `mover`). N-tuple networks index this position once, through `cache`
-    /// (which keeps the boards of a game's earlier moves), and redo only the tuples each
-    /// move changed.
+    /// one, made by `mover`), read through `cache` (see [`NeuralInput::children_scores`]).
     fn scores_after(
         &self,
         network: &Network,
@@ -163,21 +172,38 @@ pub trait NeuralInput: Notation {
                 .map(|child| child.score_after(network, mover))
                 .collect();
         };
-        // Children the opponent moves in are read from its side, as this position is here.
-        let reads_near = |child: &Self| child.to_move() != mover && child.outcome().is_none();
-        let near = children.iter().any(reads_near).then(|| {
-            let mut cells = [0u8; MAX_CELLS];
-            self.read_cells(mover.opponent(), &mut cells);
-            cache.index(ntuple, mover.opponent().index(), &cells)
-        });
+        let scores = self.children_scores(ntuple, children, cache);
         children
             .iter()
-            .map(|child| match near {
-                Some(near) if reads_near(child) => {
-                    let (cells, features) = child.read_board(ntuple, child.to_move());
-                    -ntuple.sum_near(near, &cells, &features)
-                }
-                _ => child.score_after(network, mover),
+            .zip(scores)
+            .map(|(child, score)| child.score_after_from(network, mover, || score))
+            .collect()
+    }
+
+    /// `ntuple`'s score of each of `children` (positions one move from this one) for its
+    /// side to move, as [`NeuralInput::score_for_mover`] gives it. This position is indexed
+    /// once from each side the children are read from, through `cache` (which may hold the
+    /// boards of a game's earlier moves), and each child redoes only the tuples its move
+    /// changed: exactly the scores read afresh, since tuple indices are whole numbers.
+    fn children_scores(
+        &self,
+        ntuple: &NTuple,
+        children: &[Self],
+        cache: &mut IndexCache,
+    ) -> MoveList<f32> {
+        let mut seen_by: [Option<[u8; MAX_CELLS]>; 2] = [None, None];
+        children
+            .iter()
+            .map(|child| {
+                let side = child.to_move();
+                let here = seen_by[side.index()].get_or_insert_with(|| {
+                    let mut cells = [0u8; MAX_CELLS];
+                    self.read_cells(side, &mut cells);
+                    cells
+                });
+                let near = cache.index(ntuple, side.index(), here);
+                let (cells, features) = child.read_board(ntuple, side);
+                ntuple.sum_near(near, &cells, &features)
             })
             .collect()
     }
@@ -424,6 +450,15 @@ impl<G: NeuralInput> Evaluator<G> for NeuralEvaluator {
     fn evaluate(&self, game: &G, perspective: Player) -> f32 {
         NetworkView(&self.network).evaluate(game, perspective)
     }
+
+    fn evaluate_children(
+        &self,
+        parent: &G,
+        children: &[G],
+        perspectives: &[Player],
+    ) -> MoveList<f32> {
+        NetworkView(&self.network).evaluate_children(parent, children, perspectives)
+    }
 }
 
 /// A network borrowed as a static evaluator, as [`NeuralEvaluator`] owns one: what a
@@ -444,5 +479,31 @@ impl<G: NeuralInput> Evaluator<G> for NetworkView<'_> {
                 }
             }
         }
+    }
+
+    /// An n-tuple network indexes `parent` once and each child only where its move changed
+    /// the board (see [`NeuralInput::children_scores`]).
+    fn evaluate_children(
+        &self,
+        parent: &G,
+        children: &[G],
+        perspectives: &[Player],
+    ) -> MoveList<f32> {
+        let Network::NTuple(ntuple) = self.0 else {
+            return each_evaluated(self, children, perspectives);
+        };
+        let scores = parent.children_scores(ntuple, children, &mut IndexCache::default());
+        children
+            .iter()
+            .zip(perspectives)
+            .zip(scores)
+            .map(|((child, &perspective), score)| {
+                if perspective == child.to_move() {
+                    score
+                } else {
+                    -score
+                }
+            })
+            .collect()
     }
 }

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, HEURISTIC_BOUND};
 use crate::games::{Game, MoveList, Player};
 
 use super::ordering::order_by_static_value;
@@ -162,6 +162,9 @@ fn root_search<G: Game, E: Evaluator<G> + ?Sized>(
     if let Some(index) = first.and_then(|mv| moves.iter().position(|&m| m == mv)) {
         moves[..=index].rotate_right(1);
     }
+    if depth == 1 {
+        return searcher.one_ply(game, &moves);
+    }
     let mut alpha = f32::NEG_INFINITY;
     let mut best = None;
     for &mv in &moves {
@@ -261,6 +264,56 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
             }
             None => {}
         }
+    }
+
+    /// The root of a one-ply search: with the root's open window no move can be cut off,
+    /// so every child is valued at once, which lets the evaluator share work among them.
+    /// The same values, best move (the first of equals) and nodes as searched one by one.
+    fn one_ply(&mut self, game: &G, moves: &[G::Move]) -> SearchResult<G::Move> {
+        let children: MoveList<G> = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = game.clone();
+                child.play_unchecked(mv);
+                as_seen(child, self.root)
+            })
+            .collect();
+        self.nodes += children.len() as u64;
+        let going_on: MoveList<bool> = children.iter().map(|c| c.count_moves() > 0).collect();
+        let live: MoveList<G> = children
+            .iter()
+            .zip(&going_on)
+            .filter(|&(_, &on)| on)
+            .map(|(child, _)| child.clone())
+            .collect();
+        let movers: MoveList<Player> = live.iter().map(G::to_move).collect();
+        let mut estimates = self
+            .evaluator
+            .evaluate_children(game, &live, &movers)
+            .into_iter();
+        let mut best = SearchResult {
+            best: None,
+            value: f32::NEG_INFINITY,
+            nodes: self.nodes,
+        };
+        for ((&mv, child), on) in moves.iter().zip(&children).zip(going_on) {
+            let value = if on {
+                let estimate = estimates.next().expect("one estimate per live child");
+                estimate.clamp(-HEURISTIC_BOUND, HEURISTIC_BOUND)
+            } else {
+                terminal_value(child, child.to_move())
+            };
+            let value = if child.to_move() == game.to_move() {
+                value
+            } else {
+                -value
+            };
+            if best.best.is_none() || value > best.value {
+                best.best = Some(mv);
+                best.value = value;
+            }
+        }
+        best
     }
 
     /// Value of a node without searching below it: exact if the game is over.
