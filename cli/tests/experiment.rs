@@ -104,6 +104,48 @@ fn the_smoke_plan_runs_end_to_end() {
     assert!(!swapped.join("evaluations/td0-seed-1.json").exists());
 }
 
+#[test]
+fn a_run_copied_from_a_shorter_variant_is_carried_on_to_the_plans_budget() {
+    let dir = common::temp_dir("experiment-extend");
+    std::fs::create_dir_all(&dir).unwrap();
+    let smoke = std::fs::read_to_string(SMOKE).unwrap();
+    let longer = dir.join("longer.toml");
+    std::fs::write(&longer, smoke.replace("generations = 3", "generations = 6")).unwrap();
+    let (short, fresh, extended) = (dir.join("short"), dir.join("fresh"), dir.join("extended"));
+    for (plan, out) in [(Path::new(SMOKE), &short), (longer.as_path(), &fresh)] {
+        let output = experiment(&[plan.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        assert!(output.status.success(), "{output:?}");
+    }
+    // The longer plan begun with the short runs copied in, none of them measured: each
+    // goes on from its last checkpoint and ends as the run begun with six generations.
+    copy_dir(&short.join("runs"), &extended.join("runs"));
+    std::fs::copy(&longer, extended.join("plan.toml")).unwrap();
+    let resume = |plan: &Path, out: &Path| {
+        experiment(&[
+            plan.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--resume",
+        ])
+    };
+    let output = resume(&longer, &extended);
+    assert!(output.status.success(), "{output:?}");
+    common::assert_same_files(&extended, &fresh);
+    // A run longer than the plan's budget is not cut short: it is refused.
+    let cut = dir.join("cut");
+    copy_dir(&fresh.join("runs"), &cut.join("runs"));
+    std::fs::copy(SMOKE, cut.join("plan.toml")).unwrap();
+    let refused = resume(Path::new(SMOKE), &cut);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr).trim_end(),
+        format!(
+            "error: run td0, seed 1: {} holds a run of other settings than the plan's: generations is 6, the plan's 3",
+            cut.join("runs/td0/seed-1").display()
+        )
+    );
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

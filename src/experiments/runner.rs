@@ -246,8 +246,17 @@ fn run_one<G: NamedEvaluators>(
         }
         .read_info()?
         .config;
-        check_settings(&run_dir, &config, &found)?;
-        Evolution::resume(start.clone(), &run_dir, None)?
+        // A run of a smaller budget and otherwise the plan's settings (copied in from a
+        // shorter variant) is carried on to the plan's budget: nothing in a run depends on
+        // its budget but where it stops, so it ends as a run begun with this one would.
+        let extended = found.generations < config.generations;
+        let budget = extended.then_some(config.generations);
+        let as_planned = crate::evolve::config::EvolveConfig {
+            generations: budget.unwrap_or(found.generations),
+            ..found
+        };
+        check_settings(&run_dir, &config, &as_planned)?;
+        Evolution::resume(start.clone(), &run_dir, budget)?
     } else {
         std::fs::create_dir_all(run_dir.parent().expect("a run sits in a variant")).map_err(
             |error| {
