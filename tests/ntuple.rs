@@ -215,16 +215,22 @@ fn a_positions_children_valued_at_once_get_exactly_their_own_values() {
 #[test]
 fn a_game_indexed_through_the_cache_is_indexed_exactly() {
     let mut rng = rng_for(17, &[]);
-    let Network::NTuple(ntuple) = othello_network("logistello", &mut rng) else {
-        unreachable!("an n-tuple set")
-    };
+    // One cache, its networks taking turns: a board indexed for one network's placements
+    // is never moved on for the other's.
+    let networks = ["logistello", "straight3", "logistello"].map(|set| {
+        let Network::NTuple(ntuple) = othello_network(set, &mut rng) else {
+            unreachable!("an n-tuple set")
+        };
+        ntuple
+    });
     let mut cache = IndexCache::default();
-    for game in games_in_order(3, &mut rng) {
+    for (k, game) in games_in_order(3, &mut rng).into_iter().enumerate() {
+        let ntuple = &networks[k / 7 % networks.len()];
         for perspective in Player::BOTH {
             let mut cells = [0u8; MAX_CELLS];
             game.read_cells(perspective, &mut cells);
             let fresh = ntuple.index_board(&cells);
-            let cached = cache.index(&ntuple, perspective.index(), &cells);
+            let cached = cache.index(ntuple, perspective.index(), &cells);
             assert_eq!(cached.indices(), fresh.indices());
         }
     }

@@ -11,6 +11,8 @@
 //!   tanh(score) at game results (±1, 0); search and move choice compare the scores
 //!   themselves, which never saturate.
 
+use std::cell::RefCell;
+
 use crate::eval::{Evaluator, each_evaluated};
 use crate::eval::{mancala_tuples, othello_tuples};
 use crate::games::mancala::congkak::HOLES;
@@ -461,6 +463,12 @@ impl<G: NeuralInput> Evaluator<G> for NeuralEvaluator {
     }
 }
 
+thread_local! {
+    /// The boards this thread's searches last indexed: a game's positions two plies apart
+    /// differ in a few cells, so each search re-indexes only those.
+    static SEARCH_BOARDS: RefCell<IndexCache> = RefCell::new(IndexCache::default());
+}
+
 /// A network borrowed as a static evaluator, as [`NeuralEvaluator`] owns one: what a
 /// learner's search over its own weights uses, without a copy of them for each search.
 #[derive(Clone, Copy, Debug)]
@@ -492,7 +500,8 @@ impl<G: NeuralInput> Evaluator<G> for NetworkView<'_> {
         let Network::NTuple(ntuple) = self.0 else {
             return each_evaluated(self, children, perspectives);
         };
-        let scores = parent.children_scores(ntuple, children, &mut IndexCache::default());
+        let scores = SEARCH_BOARDS
+            .with(|boards| parent.children_scores(ntuple, children, &mut boards.borrow_mut()));
         children
             .iter()
             .zip(perspectives)

@@ -10,6 +10,8 @@
 //! entries, and cells (c₀, c₁, …, c_{n−1}) in states (s₀, …, s_{n−1}) index entry
 //! Σ sₖ · states^k.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
@@ -218,7 +220,14 @@ pub struct NTuple {
     feature_offsets: Vec<u32>,
     /// Each global feature's place in the list the game offers.
     feature_sources: Vec<u8>,
+    /// Names this network's placements (not its weights): networks built apart get
+    /// different ids and clones share theirs, so an [`IndexCache`] knows whose indices it
+    /// holds.
+    placements_id: u64,
 }
+
+/// The next [`NTuple::placements_id`].
+static NEXT_PLACEMENTS_ID: AtomicU64 = AtomicU64::new(0);
 
 /// A board indexed once, so that boards differing from it in a few cells (the positions a
 /// move leads to) can be evaluated by adjusting only the placements those cells touch.
@@ -241,18 +250,26 @@ impl IndexedBoard {
 #[derive(Default)]
 pub struct IndexCache {
     boards: [Option<IndexedBoard>; 2],
+    /// The [`NTuple::placements_id`] of the network the boards were indexed for.
+    placements_id: Option<u64>,
 }
 
 impl IndexCache {
     /// `states` indexed by `ntuple`, seen from `perspective` (0 or 1): the last board of
-    /// that perspective moved to `states`, or a fresh index if there is none. One cache
-    /// serves one tuple spec.
+    /// that perspective moved to `states`, or a fresh index if there is none or it was
+    /// indexed for another network's placements.
     pub fn index(
         &mut self,
         ntuple: &NTuple,
         perspective: usize,
         states: &[u8; MAX_CELLS],
     ) -> &IndexedBoard {
+        if self.placements_id != Some(ntuple.placements_id) {
+            *self = IndexCache {
+                boards: [None, None],
+                placements_id: Some(ntuple.placements_id),
+            };
+        }
         match &mut self.boards[perspective] {
             Some(board) => {
                 ntuple.shift_indices(&mut board.indices, &board.states, states);
@@ -330,6 +347,7 @@ impl NTuple {
             touch_start: Vec::new(),
             feature_offsets,
             feature_sources,
+            placements_id: NEXT_PLACEMENTS_ID.fetch_add(1, Ordering::Relaxed),
         };
         network.index_cells();
         network
