@@ -16,6 +16,7 @@ use evoboard::experiments::figures::plot_experiment;
 use evoboard::experiments::plan::{Plan, PlanFile};
 use evoboard::experiments::ratings::rate_champions;
 use evoboard::experiments::results::write_results;
+use evoboard::experiments::reuse::Sources;
 use evoboard::experiments::runner::{
     ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, open, run_all,
 };
@@ -44,6 +45,11 @@ pub struct ExperimentArgs {
     /// on it.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
+    /// Another experiment's directory whose finished runs of the same settings are copied
+    /// in instead of run again (with their measures if it measured alike; a run of a
+    /// smaller budget goes on from its last checkpoint). Repeatable; searched in order.
+    #[arg(long, value_name = "DIR")]
+    reuse: Vec<PathBuf>,
 }
 
 pub fn run(args: &ExperimentArgs) -> CliResult {
@@ -89,7 +95,11 @@ fn experiment<G: NamedEvaluators>(
     // The leader opens the directory and tells the others whether it could: a process
     // that looked for itself could see the leader's plan.toml, half made.
     let experiment = if farm::is_leader() {
-        let opened = open(out, text, args.resume);
+        let opened = Sources::open(&plan, &args.reuse).and_then(|sources| {
+            let experiment = open(out, text, args.resume)?;
+            take_over(&plan, &experiment, &sources)?;
+            Ok(experiment)
+        });
         farm::publish(&opened.as_ref().map(|_| ()).map_err(ToString::to_string));
         opened?
     } else {
@@ -123,6 +133,23 @@ fn experiment<G: NamedEvaluators>(
     })?;
     // The other processes are done: what is left is the leader's, on its own threads.
     farm::alone(|| conclude(&start, &plan, &experiment, runs))
+}
+
+/// Copies in the runs `sources` finished with the plan's settings, and says how many.
+fn take_over(
+    plan: &Plan,
+    experiment: &ExperimentDir,
+    sources: &Sources,
+) -> Result<(), evoboard::experiments::ExperimentError> {
+    if sources.is_empty() {
+        return Ok(());
+    }
+    let reused = sources.reuse_runs(plan, experiment)?;
+    eprintln!(
+        "reused {} runs from other experiments, {} of them with their measures",
+        reused.runs, reused.measured
+    );
+    Ok(())
 }
 
 fn say_what_runs(args: &ExperimentArgs, plan: &Plan, out: &std::path::Path) {

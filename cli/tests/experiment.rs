@@ -105,7 +105,8 @@ fn the_smoke_plan_runs_end_to_end() {
 }
 
 #[test]
-fn a_run_copied_from_a_shorter_variant_is_carried_on_to_the_plans_budget() {
+fn a_run_copied_from_a_shorter_variant_or_reused_from_another_experiment_goes_on_to_the_plans_budget()
+ {
     let dir = common::temp_dir("experiment-extend");
     std::fs::create_dir_all(&dir).unwrap();
     let smoke = std::fs::read_to_string(SMOKE).unwrap();
@@ -131,6 +132,58 @@ fn a_run_copied_from_a_shorter_variant_is_carried_on_to_the_plans_budget() {
     let output = resume(&longer, &extended);
     assert!(output.status.success(), "{output:?}");
     common::assert_same_files(&extended, &fresh);
+    // The same, asked of the runner: `--reuse` finds the short runs by their settings.
+    let reusing = dir.join("reusing");
+    let output = experiment(&[
+        longer.to_str().unwrap(),
+        "--out",
+        reusing.to_str().unwrap(),
+        "--reuse",
+        short.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("reused 6 runs from other experiments, 0 of them with their measures"),
+        "{output:?}"
+    );
+    common::assert_same_files(&reusing, &fresh);
+    // A plan of the same settings and measures takes every run with its measures.
+    let again = dir.join("again");
+    let output = experiment(&[
+        longer.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+        "--reuse",
+        short.to_str().unwrap(),
+        "--reuse",
+        fresh.to_str().unwrap(),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("reused 6 runs from other experiments, 6 of them with their measures"),
+        "{output:?}"
+    );
+    common::assert_same_files(&again, &fresh);
+    // What is not an experiment is refused before anything is written.
+    let nowhere = dir.join("nowhere");
+    let refused = experiment(&[
+        SMOKE,
+        "--out",
+        again.join("never").to_str().unwrap(),
+        "--reuse",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let line = common::error_line(&refused);
+    assert!(
+        line.starts_with(&format!(
+            "error: cannot reuse {}: no experiment's plan.toml there",
+            nowhere.display()
+        )),
+        "{line}"
+    );
+    assert!(!again.join("never").exists());
     // A run longer than the plan's budget is not cut short: it is refused.
     let cut = dir.join("cut");
     copy_dir(&fresh.join("runs"), &cut.join("runs"));

@@ -230,7 +230,7 @@ impl RunDir {
     }
 
     /// The generations that have a checkpoint file.
-    fn checkpoints(&self) -> Vec<u32> {
+    pub fn checkpoints(&self) -> Vec<u32> {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
         };

@@ -11,6 +11,7 @@ pub mod plan;
 pub mod prune;
 pub mod ratings;
 pub mod results;
+pub mod reuse;
 pub mod runner;
 
 use std::path::PathBuf;
