@@ -16,7 +16,7 @@ use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
 /// Largest plan file read from another experiment.
 const MAX_PLAN_BYTES: u64 = 1 << 20;
 
-/// What [`reuse_runs`] took over.
+/// What [`Sources::reuse_runs`] took over.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Reused {
     /// Runs copied in.
