@@ -147,6 +147,16 @@ pub struct Variant {
     pub config: EvolveConfig,
 }
 
+impl Variant {
+    /// The settings of this variant's run of `seed`.
+    pub fn run_config(&self, seed: u64) -> EvolveConfig {
+        EvolveConfig {
+            seed,
+            ..self.config.clone()
+        }
+    }
+}
+
 /// A plan resolved for its game: every variant's settings checked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {

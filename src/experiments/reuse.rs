@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use crate::evolve::checkpoint::RunDir;
 use crate::evolve::config::EvolveConfig;
 use crate::experiments::plan::{Plan, PlanFile};
-use crate::experiments::runner::{ExperimentDir, RunMeasures};
+use crate::experiments::runner::{ExperimentDir, RunMeasures, carried_on};
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
+use crate::persist::{MAX_FILE_BYTES, read_limited};
 
 /// Largest plan file read from another experiment.
 const MAX_PLAN_BYTES: u64 = 1 << 20;
@@ -76,10 +77,7 @@ impl Sources {
                 if target.join("run.json").exists() {
                     continue;
                 }
-                let planned = EvolveConfig {
-                    seed,
-                    ..variant.config.clone()
-                };
+                let planned = variant.run_config(seed);
                 let found = self
                     .dirs
                     .iter()
@@ -113,7 +111,7 @@ fn measures_alike(plan: &Plan, source: &Path) -> Result<bool, ExperimentError> {
         ExperimentError::Directory(format!("cannot reuse {}: {reason}", source.display()))
     };
     let copy = source.join("plan.toml");
-    let bytes = crate::persist::read_limited(&copy, MAX_PLAN_BYTES)
+    let bytes = read_limited(&copy, MAX_PLAN_BYTES)
         .map_err(|error| refuse(format!("no experiment's plan.toml there ({error})")))?;
     let text = String::from_utf8(bytes).map_err(|_| refuse("its plan.toml is not UTF-8".into()))?;
     let other = PlanFile::parse(&text).map_err(|error| refuse(format!("its plan: {error}")))?;
@@ -157,23 +155,16 @@ fn best_match(source: &Path, alike: bool, seed: u64, planned: &EvolveConfig) -> 
                 .collect();
             let has_checkpoint = !checkpoints.is_empty();
             let generations = found.generations;
-            let as_planned = EvolveConfig {
-                generations: planned.generations,
-                ..found
-            };
-            let usable = as_planned == *planned
-                && match generations.cmp(&planned.generations) {
-                    // Measured alike, or able to go on from its checkpoint to be measured.
-                    std::cmp::Ordering::Equal => alike || has_checkpoint,
-                    std::cmp::Ordering::Less => has_checkpoint,
-                    std::cmp::Ordering::Greater => false,
-                };
-            let measures = (alike && generations == planned.generations).then_some(evaluation);
+            let exact = generations == planned.generations;
+            // Measured alike, or able to go on from its checkpoint (to be measured here).
+            let usable =
+                carried_on(&found, planned) == *planned && (has_checkpoint || exact && alike);
+            let measures = (exact && alike).then_some(evaluation);
             usable.then_some(Found {
                 run,
                 measures,
                 checkpoints,
-                exact: generations == planned.generations,
+                exact,
                 generations,
             })
         })
@@ -196,7 +187,7 @@ fn copy_run(found: &Found, target: &Path) -> Result<(), ExperimentError> {
     let mut files = found.checkpoints.clone();
     files.extend(["stats.csv", "champion.evo", "run.json"].map(|f| found.run.dir.join(f)));
     for file in files.iter().filter(|file| file.is_file()) {
-        let bytes = std::fs::read(file).map_err(|error| {
+        let bytes = read_limited(file, MAX_FILE_BYTES).map_err(|error| {
             ExperimentError::Directory(format!("cannot read {}: {error}", file.display()))
         })?;
         let name = file.file_name().expect("a file name");

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, league_agents, play_series};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
+use crate::evolve::config::EvolveConfig;
 use crate::evolve::{Evolution, Observer};
 use crate::experiments::plan::{Plan, Variant};
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
@@ -235,10 +236,7 @@ fn run_one<G: NamedEvaluators>(
     if let Some(measured) = read_kept(&file, "measure that run again")? {
         return Ok(measured);
     }
-    let config = crate::evolve::config::EvolveConfig {
-        seed,
-        ..variant.config.clone()
-    };
+    let config = variant.run_config(seed);
     let mut evolution = if run_dir.join("run.json").exists() {
         // Checked before the resume, which would rewrite the run's files.
         let found = RunDir {
@@ -247,15 +245,9 @@ fn run_one<G: NamedEvaluators>(
         .read_info()?
         .config;
         // A run of a smaller budget and otherwise the plan's settings (copied in from a
-        // shorter variant) is carried on to the plan's budget: nothing in a run depends on
-        // its budget but where it stops, so it ends as a run begun with this one would.
-        let extended = found.generations < config.generations;
-        let budget = extended.then_some(config.generations);
-        let as_planned = crate::evolve::config::EvolveConfig {
-            generations: budget.unwrap_or(found.generations),
-            ..found
-        };
-        check_settings(&run_dir, &config, &as_planned)?;
+        // shorter variant) is carried on to the plan's budget.
+        check_settings(&run_dir, &config, &carried_on(&found, &config))?;
+        let budget = (found.generations < config.generations).then_some(config.generations);
         Evolution::resume(start.clone(), &run_dir, budget)?
     } else {
         std::fs::create_dir_all(run_dir.parent().expect("a run sits in a variant")).map_err(
@@ -276,13 +268,24 @@ fn run_one<G: NamedEvaluators>(
     Ok(measured)
 }
 
+/// The settings `found` of a run carried on to `planned`'s budget if its own is smaller:
+/// the run stands for one of `planned` settings exactly when these equal them, since
+/// nothing in a run depends on its budget but where it stops (a step decaying over the
+/// whole budget differs in `decay_generations`). A longer run is never cut short.
+pub(crate) fn carried_on(found: &EvolveConfig, planned: &EvolveConfig) -> EvolveConfig {
+    EvolveConfig {
+        generations: found.generations.max(planned.generations),
+        ..found.clone()
+    }
+}
+
 /// Refuses a run directory whose run has other settings than the plan gives it (one
 /// copied in by hand, say), naming the settings that differ: resuming it would report
 /// another run's champion under the variant's name.
 fn check_settings(
     run_dir: &Path,
-    planned: &crate::evolve::config::EvolveConfig,
-    found: &crate::evolve::config::EvolveConfig,
+    planned: &EvolveConfig,
+    found: &EvolveConfig,
 ) -> Result<(), ExperimentError> {
     if planned == found {
         return Ok(());
