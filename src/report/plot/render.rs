@@ -31,6 +31,13 @@ const LINE_WIDTH_INTERVAL: u32 = 2;
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu32, RangedCoordf64>>;
 
+/// Whether `line` fits across `area` within the margins at font `size`.
+fn fits<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, line: &str, size: u32) -> bool {
+    let room = area.dim_in_pixel().0.saturating_sub(2 * MARGIN);
+    area.estimate_text_size(line, &(FONT, size).into_text_style(area))
+        .is_ok_and(|(width, _)| width <= room)
+}
+
 /// The largest font size from `largest` down to `smallest` at which `line` fits across
 /// `area` within the margins: a long measure's name would otherwise run off both edges
 /// of a centred title.
@@ -40,14 +47,44 @@ fn fitting_size<DB: DrawingBackend>(
     largest: u32,
     smallest: u32,
 ) -> u32 {
-    let room = area.dim_in_pixel().0.saturating_sub(2 * MARGIN);
     (smallest..=largest)
         .rev()
-        .find(|&size| {
-            area.estimate_text_size(line, &(FONT, size).into_text_style(area))
-                .is_ok_and(|(width, _)| width <= room)
-        })
+        .find(|&size| fits(area, line, size))
         .unwrap_or(smallest)
+}
+
+/// The run's description as the lines it is drawn on, and their font size: one line at
+/// the largest size from `largest` down to `smallest` that fits, else two, else as many
+/// as it takes at `smallest`, broken between its " · "-separated settings. A run started
+/// from a file names that file's path, which alone can fill half the width.
+fn caption_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    caption: &str,
+    largest: u32,
+    smallest: u32,
+) -> (Vec<String>, u32) {
+    let wrapped = |size: u32| {
+        let mut lines: Vec<String> = Vec::new();
+        for part in caption.split(" · ") {
+            match lines.last_mut() {
+                Some(line) if fits(area, &format!("{line} · {part}"), size) => {
+                    line.push_str(" · ");
+                    line.push_str(part);
+                }
+                _ => lines.push(part.to_string()),
+            }
+        }
+        lines
+    };
+    let size = [1, 2]
+        .into_iter()
+        .find_map(|most| {
+            (smallest..=largest)
+                .rev()
+                .find(|&size| wrapped(size).len() <= most)
+        })
+        .unwrap_or(smallest);
+    (wrapped(size), size)
 }
 
 /// Draws `figure` with its run description `caption` below the title.
@@ -64,8 +101,11 @@ pub(super) fn render<DB: DrawingBackend>(
     let area = root
         .titled(&figure.title, (FONT, title_size))
         .map_err(text)?;
-    let caption_size = fitting_size(&area, caption, 15, 10);
-    let area = area.titled(caption, (FONT, caption_size)).map_err(text)?;
+    let (lines, caption_size) = caption_lines(&area, caption, 15, 10);
+    let mut area = area;
+    for line in &lines {
+        area = area.titled(line, (FONT, caption_size)).map_err(text)?;
+    }
     let plot = legend_strip(&area, figure).map_err(text)?;
     let rows = category_rows(&plot, &figure.categories).map_err(text)?;
     let mut chart = ChartBuilder::on(&plot)
@@ -446,6 +486,27 @@ mod tests {
                 .0
         };
         assert!(width(size) <= 1000 - 2 * MARGIN && width(size + 1) > 1000 - 2 * MARGIN);
+    }
+
+    #[test]
+    fn a_caption_too_long_for_one_line_is_broken_between_its_settings() {
+        super::super::draw::register_font();
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (1000, 600)).into_drawing_area();
+        let short = "othello · td preset · seed 1 · ntuple logistello · depth 1";
+        assert_eq!(
+            caption_lines(&area, short, 15, 10),
+            (vec![short.to_string()], 15)
+        );
+        let long = "othello · cmaes preset · seed 3 · ntuple logistello+discs+mobility+wipeout · \
+                    depth 1 · sparring wpc:1@0.1 · from experiments/results/othello-league/runs/\
+                    learn-exploring/seed-3/champion.evo · random moves in play ε 0.1 · mean rate 0.1";
+        assert!(!fits(&area, long, 10));
+        let (lines, size) = caption_lines(&area, long, 15, 10);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines.join(" · "), long);
+        assert!(lines.iter().all(|line| fits(&area, line, size)));
+        assert!(size == 15 || caption_lines(&area, long, size + 1, size + 1).0.len() > 2);
     }
 
     #[test]
