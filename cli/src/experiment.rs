@@ -13,6 +13,7 @@ use crate::error::{BadInput, CliResult};
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::EvolutionState;
 use evoboard::experiments::figures::plot_experiment;
+use evoboard::experiments::held_out::measure_held_out;
 use evoboard::experiments::plan::{Plan, PlanFile};
 use evoboard::experiments::ratings::rate_champions;
 use evoboard::experiments::results::write_results;
@@ -163,8 +164,8 @@ fn say_what_runs(args: &ExperimentArgs, plan: &Plan, out: &std::path::Path) {
     );
 }
 
-/// The leader's part once every run is measured: the round robin, the results files, the
-/// plots and the summary printed.
+/// The leader's part once every run is measured: the round robin, the held-out measures,
+/// the results files, the plots and the summary printed.
 fn conclude<G: NamedEvaluators>(
     start: &G,
     plan: &Plan,
@@ -175,11 +176,12 @@ fn conclude<G: NamedEvaluators>(
         eprintln!("round robin of the champions (round-robin.json)");
         rate_champions(start, plan, measure, experiment, &mut runs)?;
     }
-    let (summaries, curves) = write_results(plan, experiment, &runs)?;
+    let held_out = measure_held_out(start, plan, experiment, &runs)?;
+    let (summaries, curves) = write_results(plan, experiment, &runs, held_out.as_ref())?;
     let plots = plot_experiment(plan, &summaries, &curves, &experiment.dir)?;
     print!(
         "{}",
-        evoboard::experiments::results::summary_markdown(plan, &summaries)
+        evoboard::experiments::results::summary_markdown(plan, &summaries, held_out.as_ref())
     );
     println!(
         "results in {} (results.csv, learning.csv, summary.csv, summary.md, {} plots)",

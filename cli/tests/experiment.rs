@@ -64,6 +64,31 @@ fn the_smoke_plan_runs_end_to_end() {
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("| `lambda` | 3 |"), "{stdout}");
+    // The run with the best validation benchmark (the first of a tie, in plan order) is
+    // measured on held-out games: the benchmark, then a row per panel opponent.
+    let validation: Vec<(&str, &str, f64)> = lines[1..]
+        .iter()
+        .map(|line| line.split(',').collect::<Vec<_>>())
+        .filter(|cells| cells[2] == "vs heuristic:1")
+        .map(|cells| (cells[0], cells[1], cells[3].parse().unwrap()))
+        .collect();
+    let best = validation.iter().map(|v| v.2).fold(f64::MIN, f64::max);
+    let chosen = validation.iter().find(|v| v.2 == best).unwrap();
+    let held_out: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("held-out.json")).unwrap()).unwrap();
+    assert_eq!(held_out["variant"], chosen.0);
+    assert_eq!(held_out["seed"].to_string(), chosen.1);
+    assert_eq!(held_out["validation"], best);
+    let measures = held_out["measures"].as_array().unwrap();
+    assert_eq!(measures[0]["measure"], "vs heuristic:2");
+    assert_eq!(measures[0]["games"], 40);
+    assert!(measures.len() > 3, "{held_out}");
+    assert!(
+        measures[1..]
+            .iter()
+            .all(|m| m["measure"].as_str().unwrap().starts_with("panel: vs ") && m["games"] == 10)
+    );
+    assert!(stdout.contains("## Held out"), "{stdout}");
     // Run again without --resume: refused, nothing changed.
     let again = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
     assert_eq!(
@@ -285,6 +310,16 @@ fn plans_are_refused_with_the_key_at_fault() {
             "seed",
             smoke.replace("seed = 777", "seed = 2"),
             "evaluation.benchmark[0]: seed 2 is also a run seed; measure on held-out openings",
+        ),
+        (
+            "held-out-seed",
+            smoke.replace("seed = 779", "seed = 777"),
+            "held_out.benchmark[0]: seed 777 is also an evaluation seed, on which the run was chosen",
+        ),
+        (
+            "held-out-choice",
+            smoke.replace("choose_by = \"vs heuristic:1\"", "choose_by = \"league\""),
+            "held_out.choose_by: 'league' is not a measure of the evaluation (vs heuristic:1, rating (Elo))",
         ),
         (
             "twice",

@@ -7,6 +7,8 @@
 pub mod figures;
 pub mod generations;
 pub mod gifford;
+pub mod held_out;
+pub mod measures;
 pub mod plan;
 pub mod prune;
 pub mod ratings;

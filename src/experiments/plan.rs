@@ -63,6 +63,8 @@ pub struct PlanFile {
     variants: toml::Table,
     #[serde(default)]
     pub evaluation: Evaluation,
+    #[serde(default)]
+    pub held_out: Option<HeldOut>,
 }
 
 /// The measures taken of every run's champion.
@@ -79,6 +81,43 @@ pub struct Evaluation {
     /// scale.
     #[serde(default)]
     pub round_robin: Option<RoundRobinMeasure>,
+}
+
+/// The test after validation: the run whose champion scores highest on the evaluation
+/// measure `choose_by` (the first in plan order on a tie) is measured again on games of
+/// seeds that neither the runs nor the evaluation use. Validation chooses, so its winner's
+/// validation figure is flattered by the choice; these measures are not, and are the
+/// figures to quote.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HeldOut {
+    pub choose_by: String,
+    #[serde(default)]
+    pub benchmark: Vec<BenchmarkMeasure>,
+    #[serde(default)]
+    pub league: Option<LeagueMeasure>,
+    #[serde(default)]
+    pub panel: Option<PanelMeasure>,
+}
+
+/// The champion (at `player_depth`, or the depth it evolved at) against each opponent of
+/// the game's panel searching `depth` plies (see [`crate::arena::panel_opponents`]),
+/// `games` games each from `openings`-ply openings of `seed`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PanelMeasure {
+    pub depth: u32,
+    #[serde(default)]
+    pub player_depth: Option<u32>,
+    #[serde(default = "hundred")]
+    pub games: usize,
+    #[serde(default = "six")]
+    pub openings: u32,
+    pub seed: u64,
+}
+
+fn hundred() -> usize {
+    100
 }
 
 /// Every champion (and each of `anchors`) against every other, `games` games a pair from
@@ -167,6 +206,7 @@ pub struct Plan {
     /// Index of the variant the others are compared with.
     pub baseline: usize,
     pub evaluation: Evaluation,
+    pub held_out: Option<HeldOut>,
 }
 
 impl PlanFile {
@@ -233,6 +273,9 @@ impl PlanFile {
                 })?,
         };
         self.evaluation.check(start, &self.seeds)?;
+        if let Some(held_out) = &self.held_out {
+            held_out.check(start, &self.seeds, &self.evaluation)?;
+        }
         Ok(Plan {
             game: self.game,
             description: self.description,
@@ -240,6 +283,7 @@ impl PlanFile {
             variants,
             baseline,
             evaluation: self.evaluation,
+            held_out: self.held_out,
         })
     }
 }
@@ -259,76 +303,30 @@ impl Evaluation {
         };
         for (k, measure) in self.benchmark.iter().enumerate() {
             let what = format!("evaluation.benchmark[{k}]");
-            if let Err(error) = measure
-                .opponent
-                .parse::<crate::arena::AgentSpec>()
-                .and_then(|spec| spec.build(start).map(drop))
-            {
-                return invalid(format!("{what}: opponent: {error}"));
-            }
-            if measure.games < 2
-                || measure.games % 2 == 1
-                || measure.games > crate::arena::MAX_SERIES_GAMES
-            {
-                return invalid(format!(
-                    "{what}: games must be even, from 2 to {} (each opening with both colours)",
-                    crate::arena::MAX_SERIES_GAMES
-                ));
-            }
-            if measure
-                .depth
-                .is_some_and(|d| !(1..=crate::search::MAX_DEPTH).contains(&d))
-            {
-                return invalid(format!(
-                    "{what}: depth must lie in 1..={}",
-                    crate::search::MAX_DEPTH
-                ));
-            }
+            measure.check(start, &what)?;
             held_out(&what, measure.seed)?;
         }
         if let Some(league) = &self.league {
-            if start.name() != "othello" {
-                return invalid("evaluation.league: the League measure is for othello".into());
-            }
-            if league.games == 0 || league.games > crate::arena::MAX_SERIES_GAMES {
-                return invalid(format!(
-                    "evaluation.league: games must lie in 1..={}",
-                    crate::arena::MAX_SERIES_GAMES
-                ));
-            }
+            league.check(start, "evaluation.league")?;
             held_out("evaluation.league", league.seed)?;
         }
         if let Some(round_robin) = &self.round_robin {
             let what = "evaluation.round_robin";
-            let games = round_robin.games;
-            if games < 2 || games % 2 == 1 || games > crate::arena::MAX_SERIES_GAMES {
-                return invalid(format!(
-                    "{what}: games must be even, from 2 to {} (each opening with both colours)",
-                    crate::arena::MAX_SERIES_GAMES
-                ));
-            }
+            check_games(what, round_robin.games)?;
             for anchor in &round_robin.anchors {
-                if let Err(error) = anchor
-                    .parse::<crate::arena::AgentSpec>()
-                    .and_then(|spec| spec.build(start).map(drop))
-                {
-                    return invalid(format!("{what}: anchors: {error}"));
-                }
+                check_agent(start, &format!("{what}: anchors"), anchor)?;
             }
             held_out(what, round_robin.seed)?;
         }
-        let names = self.measure_names();
-        if let Some(twice) = names
-            .iter()
-            .enumerate()
-            .find(|(k, n)| names[..*k].contains(n))
-        {
-            return invalid(format!(
-                "evaluation: two measures are named '{}': give one a `name = \"...\"`",
-                twice.1
-            ));
-        }
-        Ok(())
+        distinct("evaluation", &self.measure_names())
+    }
+
+    /// Every seed the measures play, so that held-out measures can keep clear of them.
+    fn seeds(&self) -> Vec<u64> {
+        let benchmarks = self.benchmark.iter().map(|b| b.seed);
+        let league = self.league.iter().map(|l| l.seed);
+        let round_robin = self.round_robin.iter().map(|r| r.seed);
+        benchmarks.chain(league).chain(round_robin).collect()
     }
 
     /// The names of the measures, in the order results list them.
@@ -341,6 +339,145 @@ impl Evaluation {
             names.push(RATING.to_string());
         }
         names
+    }
+}
+
+impl BenchmarkMeasure {
+    /// Refuses an opponent that cannot be built, an odd or unbounded number of games, or a
+    /// depth out of range; `what` names the measure in the message.
+    fn check<G: NamedEvaluators>(&self, start: &G, what: &str) -> Result<(), PlanError> {
+        check_agent(start, &format!("{what}: opponent"), &self.opponent)?;
+        check_games(what, self.games)?;
+        check_depth(what, self.depth)
+    }
+}
+
+impl LeagueMeasure {
+    /// Refuses the League measure for another game than Othello, or a number of games
+    /// out of range; `what` names the measure in the message.
+    fn check<G: NamedEvaluators>(&self, start: &G, what: &str) -> Result<(), PlanError> {
+        if start.name() != "othello" {
+            return Err(PlanError::Invalid(format!(
+                "{what}: the League measure is for othello"
+            )));
+        }
+        if self.games == 0 || self.games > crate::arena::MAX_SERIES_GAMES {
+            return Err(PlanError::Invalid(format!(
+                "{what}: games must lie in 1..={}",
+                crate::arena::MAX_SERIES_GAMES
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl HeldOut {
+    /// Refuses a choice by a measure the evaluation does not take, a table without
+    /// measures, measures that cannot be taken, and seeds that the runs or the evaluation
+    /// use: held-out games are games no choice was made on.
+    fn check<G: NamedEvaluators>(
+        &self,
+        start: &G,
+        run_seeds: &[u64],
+        evaluation: &Evaluation,
+    ) -> Result<(), PlanError> {
+        let invalid = |message: String| Err(PlanError::Invalid(message));
+        let validation = evaluation.measure_names();
+        if !validation.contains(&self.choose_by) {
+            return invalid(format!(
+                "held_out.choose_by: '{}' is not a measure of the evaluation ({})",
+                self.choose_by,
+                validation.join(", ")
+            ));
+        }
+        if self.measure_names().is_empty() {
+            return invalid("held_out: name at least one measure to take".into());
+        }
+        let validation_seeds = evaluation.seeds();
+        let fresh = |what: &str, seed: u64| {
+            if run_seeds.contains(&seed) {
+                invalid(format!("{what}: seed {seed} is also a run seed"))
+            } else if validation_seeds.contains(&seed) {
+                invalid(format!(
+                    "{what}: seed {seed} is also an evaluation seed, on which the run was chosen"
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        for (k, measure) in self.benchmark.iter().enumerate() {
+            let what = format!("held_out.benchmark[{k}]");
+            measure.check(start, &what)?;
+            fresh(&what, measure.seed)?;
+        }
+        if let Some(league) = &self.league {
+            league.check(start, "held_out.league")?;
+            fresh("held_out.league", league.seed)?;
+        }
+        if let Some(panel) = &self.panel {
+            let what = "held_out.panel";
+            check_games(what, panel.games)?;
+            check_depth(what, Some(panel.depth))?;
+            check_depth(&format!("{what}: player_depth"), panel.player_depth)?;
+            fresh(what, panel.seed)?;
+        }
+        distinct("held_out", &self.measure_names())
+    }
+
+    /// The names of the held-out measures other than the panel's rows, in the order
+    /// results list them.
+    pub fn measure_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.benchmark.iter().map(BenchmarkMeasure::name).collect();
+        if self.league.is_some() {
+            names.push("league".to_string());
+        }
+        if self.panel.is_some() {
+            names.push("panel".to_string());
+        }
+        names
+    }
+}
+
+/// Refuses an agent spec that cannot be built for the game; `what` names where it was.
+fn check_agent<G: NamedEvaluators>(start: &G, what: &str, spec: &str) -> Result<(), PlanError> {
+    spec.parse::<crate::arena::AgentSpec>()
+        .and_then(|spec| spec.build(start).map(drop))
+        .map_err(|error| PlanError::Invalid(format!("{what}: {error}")))
+}
+
+/// Refuses a series of an odd number of games, or of none, or of more than a series holds.
+fn check_games(what: &str, games: usize) -> Result<(), PlanError> {
+    if games < 2 || games % 2 == 1 || games > crate::arena::MAX_SERIES_GAMES {
+        return Err(PlanError::Invalid(format!(
+            "{what}: games must be even, from 2 to {} (each opening with both colours)",
+            crate::arena::MAX_SERIES_GAMES
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a search depth out of range.
+fn check_depth(what: &str, depth: Option<u32>) -> Result<(), PlanError> {
+    if depth.is_some_and(|d| !(1..=crate::search::MAX_DEPTH).contains(&d)) {
+        return Err(PlanError::Invalid(format!(
+            "{what}: depth must lie in 1..={}",
+            crate::search::MAX_DEPTH
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses two measures of one table with the same name: results would mix them.
+fn distinct(table: &str, names: &[String]) -> Result<(), PlanError> {
+    match names
+        .iter()
+        .enumerate()
+        .find(|(k, n)| names[..*k].contains(n))
+    {
+        Some((_, twice)) => Err(PlanError::Invalid(format!(
+            "{table}: two measures are named '{twice}': give one a `name = \"...\"`"
+        ))),
+        None => Ok(()),
     }
 }
 

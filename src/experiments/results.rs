@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::csv_rows::{Fixed, column_names, csv_text};
+use crate::experiments::held_out::HeldOutResult;
 use crate::experiments::plan::Plan;
 use crate::experiments::runner::{ExperimentDir, RunMeasures};
 use crate::experiments::{ExperimentError, write_file};
@@ -160,12 +161,13 @@ pub fn learning_curves(
     Ok(points)
 }
 
-/// Writes `results.csv`, `learning.csv`, `summary.csv` and `summary.md` into the
-/// experiment's directory; returns the summaries and the curves (for the plots).
+/// Writes `results.csv`, `learning.csv`, `summary.csv` and `summary.md` (with the held-out
+/// section, if any) into the experiment's directory; returns the summaries and the curves (for the plots).
 pub fn write_results(
     plan: &Plan,
     experiment: &ExperimentDir,
     runs: &[RunMeasures],
+    held_out: Option<&HeldOutResult>,
 ) -> Result<(Vec<VariantSummary>, Vec<CurvePoint>), ExperimentError> {
     let rows: Vec<ResultRow> = runs
         .iter()
@@ -200,7 +202,7 @@ pub fn write_results(
     write_csv(&dir.join("summary.csv"), &summary_rows)?;
     write_file(
         &dir.join("summary.md"),
-        summary_markdown(plan, &summaries).as_bytes(),
+        summary_markdown(plan, &summaries, held_out).as_bytes(),
     )?;
     Ok((summaries, curves))
 }
@@ -234,8 +236,13 @@ fn summary_row(s: &VariantSummary) -> SummaryRow<'_> {
 }
 
 /// `summary.md`: the plan in a sentence, an overview to quote, then a table per measure
-/// with the comparisons against the baseline.
-pub fn summary_markdown(plan: &Plan, summaries: &[VariantSummary]) -> String {
+/// with the comparisons against the baseline, and the held-out measures of the run
+/// validation chose, if the plan takes them.
+pub fn summary_markdown(
+    plan: &Plan,
+    summaries: &[VariantSummary],
+    held_out: Option<&HeldOutResult>,
+) -> String {
     let mut text = String::new();
     let baseline = &plan.variants[plan.baseline].name;
     let seeds: Vec<String> = plan.seeds.iter().map(u64::to_string).collect();
@@ -292,6 +299,9 @@ pub fn summary_markdown(plan: &Plan, summaries: &[VariantSummary]) -> String {
             );
         }
         let _ = writeln!(text);
+    }
+    if let Some(result) = held_out {
+        text.push_str(&crate::experiments::held_out::markdown(result));
     }
     text
 }

@@ -7,6 +7,8 @@
 //! - `plan.toml`: the plan it was started with (a resume must bring the same text);
 //! - `runs/VARIANT/seed-S/`: the runs (`evoboard plot --run` draws any of them);
 //! - `evaluations/VARIANT-seed-S.json`: each champion's measures;
+//! - `held-out.json`: the held-out measures of the run validation chose, for a plan with
+//!   a `[held_out]` table;
 //! - `results.csv`, `learning.csv`, `summary.csv`, `summary.md` and the plots, remade
 //!   from the above at the end of every invocation.
 
@@ -15,11 +17,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::{AgentSpec, SeriesConfig, SeriesStats, league_agents, play_series};
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::{Evolution, Observer};
+use crate::experiments::measures::{play_benchmark, play_league};
 use crate::experiments::plan::{Plan, Variant};
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
 
@@ -38,6 +40,10 @@ impl ExperimentDir {
             .join("runs")
             .join(variant)
             .join(format!("seed-{seed}"))
+    }
+    /// The held-out measures of the run validation chose (see [`super::held_out`]).
+    pub fn held_out_file(&self) -> PathBuf {
+        self.dir.join("held-out.json")
     }
     pub fn evaluation_file(&self, variant: &str, seed: u64) -> PathBuf {
         self.dir
@@ -320,21 +326,9 @@ fn measure<G: NamedEvaluators>(
 ) -> Result<RunMeasures, ExperimentError> {
     let champion_file = run_dir.join("champion.evo");
     let champion = crate::champion::Champion::load_for(&champion_file, start)?;
-    let spec = |depth: Option<u32>| -> Result<AgentSpec, ExperimentError> {
-        let depth = depth.map(|d| format!(":{d}")).unwrap_or_default();
-        Ok(format!("champion:{}{depth}", champion_file.display()).parse()?)
-    };
     let mut measures = Vec::new();
     for benchmark in &plan.evaluation.benchmark {
-        let player = spec(benchmark.depth)?.build(start)?;
-        let opponent = benchmark.opponent.parse::<AgentSpec>()?.build(start)?;
-        let config = SeriesConfig {
-            games: benchmark.games,
-            opening_plies: benchmark.openings,
-            seed: benchmark.seed,
-        };
-        let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
-        let record = SeriesStats::from_records(&records).record;
+        let record = play_benchmark(start, &champion_file, benchmark)?;
         measures.push(Measured {
             measure: benchmark.name(),
             value: record.win_rate,
@@ -342,11 +336,7 @@ fn measure<G: NamedEvaluators>(
         });
     }
     if let Some(league) = &plan.evaluation.league {
-        let (player, opponent) = league_agents(&spec(None)?)?;
-        let config = crate::arena::league_series(league.games, league.seed);
-        let (player, opponent) = (player.build(start)?, opponent.build(start)?);
-        let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
-        let record = SeriesStats::from_records(&records).record;
+        let record = play_league(start, &champion_file, league)?;
         measures.push(Measured {
             measure: "league".to_string(),
             value: record.score(),

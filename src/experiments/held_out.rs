@@ -1,0 +1,241 @@
+//! The held-out test of a plan (its `[held_out]` table): once every run is measured, the
+//! run validation ranks first is measured again on games no run trained on and no choice
+//! was made on, and `held-out.json` keeps what it scored. Choosing the best of many runs on
+//! the validation games flatters that run's validation figure; the held-out figures are
+//! the ones to quote.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::WinRecord;
+use crate::eval::NamedEvaluators;
+use crate::experiments::measures::{play_benchmark, play_league, play_panel_rows};
+use crate::experiments::plan::{HeldOut, Plan};
+use crate::experiments::runner::{ExperimentDir, RunMeasures};
+use crate::experiments::{ExperimentError, read_kept, write_kept};
+
+/// The run validation chose and its held-out measures, as `held-out.json` keeps them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeldOutResult {
+    pub variant: String,
+    pub seed: u64,
+    /// The evaluation measure that chose the run, and the run's value of it.
+    pub chosen_by: String,
+    pub validation: f64,
+    pub champion_generation: u32,
+    pub measures: Vec<HeldOutMeasure>,
+}
+
+/// One held-out series: its record, with the score (wins plus half the draws, per game)
+/// and its 95% interval beside the win rate's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeldOutMeasure {
+    pub measure: String,
+    #[serde(flatten)]
+    pub record: WinRecord,
+    pub score: f64,
+    pub score_low: f64,
+    pub score_high: f64,
+}
+
+impl HeldOutMeasure {
+    fn new(measure: String, record: WinRecord) -> HeldOutMeasure {
+        let (score_low, score_high) = record.score_interval();
+        HeldOutMeasure {
+            measure,
+            score: record.score(),
+            score_low,
+            score_high,
+            record,
+        }
+    }
+}
+
+/// The run with the highest value of `measure`, the first in `runs`' order on a tie (runs
+/// without that measure are passed over); `None` when no run has it.
+pub fn choose<'a>(runs: &'a [RunMeasures], measure: &str) -> Option<(&'a RunMeasures, f64)> {
+    let mut best: Option<(&RunMeasures, f64)> = None;
+    for run in runs {
+        let Some(value) = run
+            .measures
+            .iter()
+            .find(|m| m.measure == measure)
+            .map(|m| m.value)
+        else {
+            continue;
+        };
+        if best.is_none_or(|(_, top)| value > top) {
+            best = Some((run, value));
+        }
+    }
+    best
+}
+
+/// Takes the plan's held-out measures of the run validation chose among `runs`, unless an
+/// earlier invocation took them of that same run (`held-out.json`); `None` for a plan
+/// without a `[held_out]` table.
+pub fn measure_held_out<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    experiment: &ExperimentDir,
+    runs: &[RunMeasures],
+) -> Result<Option<HeldOutResult>, ExperimentError> {
+    let Some(held_out) = &plan.held_out else {
+        return Ok(None);
+    };
+    let Some((chosen, validation)) = choose(runs, &held_out.choose_by) else {
+        return Ok(None);
+    };
+    let file = experiment.held_out_file();
+    if let Some(kept) = read_kept::<HeldOutResult>(&file, "measure the chosen run again")?
+        && kept.variant == chosen.variant
+        && kept.seed == chosen.seed
+    {
+        return Ok(Some(kept));
+    }
+    eprintln!(
+        "held-out measures of {} seed {} (chosen by {}: {validation:.3})",
+        chosen.variant, chosen.seed, held_out.choose_by
+    );
+    let champion = experiment
+        .run_dir(&chosen.variant, chosen.seed)
+        .join("champion.evo");
+    let result = HeldOutResult {
+        variant: chosen.variant.clone(),
+        seed: chosen.seed,
+        chosen_by: held_out.choose_by.clone(),
+        validation,
+        champion_generation: chosen.champion_generation,
+        measures: take_measures(start, held_out, &champion)?,
+    };
+    write_kept(&file, &result)?;
+    Ok(Some(result))
+}
+
+/// Every measure of `held_out` taken of the champion in `file`: the benchmarks, the
+/// League, then a row per panel opponent.
+fn take_measures<G: NamedEvaluators>(
+    start: &G,
+    held_out: &HeldOut,
+    file: &std::path::Path,
+) -> Result<Vec<HeldOutMeasure>, ExperimentError> {
+    let mut measures = Vec::new();
+    for benchmark in &held_out.benchmark {
+        let record = play_benchmark(start, file, benchmark)?;
+        measures.push(HeldOutMeasure::new(benchmark.name(), record));
+    }
+    if let Some(league) = &held_out.league {
+        let record = play_league(start, file, league)?;
+        measures.push(HeldOutMeasure::new("league".to_string(), record));
+    }
+    if let Some(panel) = &held_out.panel {
+        for (opponent, record) in play_panel_rows(start, file, panel)? {
+            measures.push(HeldOutMeasure::new(format!("panel: vs {opponent}"), record));
+        }
+    }
+    Ok(measures)
+}
+
+/// The held-out section of `summary.md`: which run was chosen and how, then a row per
+/// measure with its record and both intervals.
+pub fn markdown(result: &HeldOutResult) -> String {
+    let mut text = String::new();
+    let _ = writeln!(text, "## Held out\n");
+    let _ = writeln!(
+        text,
+        "Chosen by `{}`: `{}` seed {} ({:.3} on validation; its champion from generation {}). \
+         Measured on games of seeds no run trained on and no choice was made on, with 95% \
+         intervals (Wilson's for the win rate, the normal approximation for the score).\n",
+        result.chosen_by,
+        result.variant,
+        result.seed,
+        result.validation,
+        result.champion_generation
+    );
+    let _ = writeln!(
+        text,
+        "| measure | games | wins–draws–losses | win rate | 95% interval | score | 95% interval |"
+    );
+    let _ = writeln!(text, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for m in &result.measures {
+        let r = &m.record;
+        let _ = writeln!(
+            text,
+            "| {} | {} | {}–{}–{} | {:.3} | {:.3} – {:.3} | {:.3} | {:.3} – {:.3} |",
+            m.measure,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.win_rate,
+            r.ci_low,
+            r.ci_high,
+            m.score,
+            m.score_low,
+            m.score_high
+        );
+    }
+    let _ = writeln!(text);
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::runner::Measured;
+
+    fn run(variant: &str, seed: u64, league: Option<f64>) -> RunMeasures {
+        RunMeasures {
+            variant: variant.to_string(),
+            seed,
+            champion_generation: 7,
+            measures: league
+                .map(|value| Measured {
+                    measure: "league".to_string(),
+                    value,
+                    games: 100,
+                })
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn validation_chooses_the_highest_value_and_the_first_of_a_tie() {
+        let runs = [
+            run("a", 1, Some(0.90)),
+            run("b", 1, Some(0.95)),
+            run("a", 2, None),
+            run("b", 2, Some(0.95)),
+        ];
+        let (chosen, value) = choose(&runs, "league").unwrap();
+        assert_eq!(
+            (chosen.variant.as_str(), chosen.seed, value),
+            ("b", 1, 0.95)
+        );
+        assert!(choose(&runs, "vs heuristic:2").is_none());
+    }
+
+    #[test]
+    fn the_summary_section_names_the_choice_and_each_record() {
+        let result = HeldOutResult {
+            variant: "b".to_string(),
+            seed: 3,
+            chosen_by: "league".to_string(),
+            validation: 0.97,
+            champion_generation: 2875,
+            measures: vec![HeldOutMeasure::new(
+                "league".to_string(),
+                WinRecord::new(9589, 63, 348),
+            )],
+        };
+        let text = markdown(&result);
+        assert!(text.contains("`b` seed 3 (0.970 on validation"), "{text}");
+        assert!(
+            text.contains("| league | 10000 | 9589–63–348 | 0.959 |"),
+            "{text}"
+        );
+        assert!(text.contains("| 0.962 | 0.958 – 0.966 |"), "{text}");
+    }
+}

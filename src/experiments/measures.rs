@@ -1,0 +1,75 @@
+//! The series a plan's measures play with a run's champion: against a fixed opponent, the
+//! League's, and the paper's panel. The runner takes its validation measures of every run
+//! with them, and [`super::held_out`] its held-out ones of the run validation chose.
+
+use std::path::Path;
+
+use crate::arena::{
+    AgentSpec, SeriesConfig, SeriesStats, WinRecord, league_agents, league_series, panel_opponents,
+    play_panel, play_series,
+};
+use crate::eval::NamedEvaluators;
+use crate::experiments::ExperimentError;
+use crate::experiments::plan::{BenchmarkMeasure, LeagueMeasure, PanelMeasure};
+
+/// The champion in `file` as an agent spec, at `depth` (`None`: the depth it evolved at).
+pub fn champion_spec(file: &Path, depth: Option<u32>) -> Result<AgentSpec, ExperimentError> {
+    let depth = depth.map(|d| format!(":{d}")).unwrap_or_default();
+    Ok(format!("champion:{}{depth}", file.display()).parse()?)
+}
+
+/// The champion in `file` against the measure's opponent: its record over the measure's
+/// games and openings.
+pub fn play_benchmark<G: NamedEvaluators>(
+    start: &G,
+    file: &Path,
+    measure: &BenchmarkMeasure,
+) -> Result<WinRecord, ExperimentError> {
+    let player = champion_spec(file, measure.depth)?.build(start)?;
+    let opponent = measure.opponent.parse::<AgentSpec>()?.build(start)?;
+    let config = SeriesConfig {
+        games: measure.games,
+        opening_plies: measure.openings,
+        seed: measure.seed,
+    };
+    let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
+    Ok(SeriesStats::from_records(&records).record)
+}
+
+/// The champion in `file` as the League measures it: at one ply with ε-random moves,
+/// against the League's opponent; its score is the measure.
+pub fn play_league<G: NamedEvaluators>(
+    start: &G,
+    file: &Path,
+    measure: &LeagueMeasure,
+) -> Result<WinRecord, ExperimentError> {
+    let (player, opponent) = league_agents(&champion_spec(file, None)?)?;
+    let config = league_series(measure.games, measure.seed);
+    let (player, opponent) = (player.build(start)?, opponent.build(start)?);
+    let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
+    Ok(SeriesStats::from_records(&records).record)
+}
+
+/// The champion in `file` against each opponent of the game's panel: the opponent's spec
+/// and the champion's record against it, in panel order.
+pub fn play_panel_rows<G: NamedEvaluators>(
+    start: &G,
+    file: &Path,
+    measure: &PanelMeasure,
+) -> Result<Vec<(String, WinRecord)>, ExperimentError> {
+    let player = champion_spec(file, measure.player_depth)?.build(start)?;
+    let opponents = panel_opponents::<G>(measure.depth)
+        .into_iter()
+        .map(|spec| Ok((spec.clone(), spec.parse::<AgentSpec>()?.build(start)?)))
+        .collect::<Result<Vec<_>, ExperimentError>>()?;
+    let config = SeriesConfig {
+        games: measure.games,
+        opening_plies: measure.openings,
+        seed: measure.seed,
+    };
+    let rows = play_panel(start, player.as_ref(), &opponents, config, &|_| {}, &|| {})?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.opponent, row.record))
+        .collect())
+}
