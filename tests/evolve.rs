@@ -1009,6 +1009,7 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
         batch: 16,
         symmetries: false,
         play_depth: 1,
+        ranking: 0.0,
         lambda: 0.0,
     };
     train(&mut network, 2000, &setup, settings, None);
@@ -1070,6 +1071,7 @@ fn learning_symmetries_teaches_each_position_and_its_seven_images() {
         batch: 1,
         symmetries,
         play_depth: 1,
+        ranking: 0.0,
         lambda: 0.0,
     };
     let setup = |game: usize| GameSetup {
@@ -1113,6 +1115,7 @@ fn learning_from_exploring_moves_adds_their_positions_and_nothing_else() {
             batch: 16,
             symmetries: false,
             play_depth: 1,
+            ranking: 0.0,
             lambda: 0.0,
         };
         self_play_updates(&network, settings, 9, game)
@@ -1161,6 +1164,7 @@ fn td_lambda_returns_blend_the_targets_down_the_game() {
             batch: 16,
             symmetries: false,
             play_depth: 1,
+            ranking: 0.0,
             lambda,
         };
         self_play_updates(&network, settings, 7, game)
@@ -1259,6 +1263,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
         batch: 16,
         symmetries: false,
         play_depth: 1,
+        ranking: 0.0,
         lambda: 0.0,
     };
     let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0, 0);
@@ -1323,6 +1328,7 @@ fn kalah_learner(
         batch: 16,
         symmetries: false,
         play_depth: 1,
+        ranking: 0.0,
         lambda: 0.0,
     };
     train(&mut network, games, &setup, settings, teacher);
@@ -1461,6 +1467,34 @@ fn a_teacher_depth_needs_a_teacher_file_and_a_depth_in_range() {
         let error = refusal(teacher, 2).unwrap();
         assert!(
             error.contains("--teacher-depth needs a --teacher champion file"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn a_teacher_ranking_needs_a_teacher_file_and_a_temperature_in_range() {
+    let refusal = |teacher: Option<&str>, temperature: f32| {
+        EvolveConfig {
+            teacher: teacher.map(str::to_string),
+            teacher_ranking: temperature,
+            td_games: 10,
+            ..EvolveConfig::new(Preset::Td)
+        }
+        .validate()
+        .err()
+        .map(|error| error.to_string())
+    };
+    assert_eq!(refusal(Some("teacher.evo"), 0.1), None);
+    assert_eq!(refusal(Some("teacher.evo"), 1.0), None);
+    for temperature in [-0.1, 1.5, f32::NAN] {
+        let error = refusal(Some("teacher.evo"), temperature).unwrap();
+        assert!(error.contains("must lie in (0, 1]"), "{error}");
+    }
+    for teacher in [None, Some("search:2"), Some("exact:10")] {
+        let error = refusal(teacher, 0.1).unwrap();
+        assert!(
+            error.contains("--teacher-ranking needs a --teacher champion file"),
             "{error}"
         );
     }
@@ -1754,6 +1788,7 @@ fn a_learner_that_searches_deeper_plays_its_searchs_moves() {
         batch: 1,
         symmetries: false,
         play_depth,
+        ranking: 0.0,
     };
     let deep = self_play_updates(&network, settings(2), 3, 0);
     assert_ne!(deep, self_play_updates(&network, settings(1), 3, 0));

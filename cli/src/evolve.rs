@@ -184,6 +184,12 @@ pub struct EvolveArgs {
     /// as a player looking ahead [default: 0, its static value].
     #[arg(long, value_name = "PLIES")]
     teacher_depth: Option<u32>,
+    /// With a --teacher champion file: each learning position's moves also learn the
+    /// teacher's order of them, the student's softmax of their values at this temperature
+    /// moved towards the teacher's (what a searching player compares) [default: 0, values
+    /// only]
+    #[arg(long, value_name = "T")]
+    teacher_ranking: Option<f32>,
     /// A champion file of the run's game and network whose network generation 0 starts
     /// from instead of a random one (every learner: TD's network, each founder of the
     /// evolving presets, CMA-ES's first mean): to go on learning from a champion by
@@ -346,6 +352,7 @@ impl EvolveArgs {
             play_epsilon => play_epsilon,
             td_depth => td_play_depth,
             teacher_depth => teacher_depth,
+            teacher_ranking => teacher_ranking,
             candidates => candidates,
             selection_games => selection_games
         );

@@ -241,6 +241,10 @@ pub struct EvolveConfig {
     /// [`NetworkTeacher`](crate::learn::teacher::NetworkTeacher)).
     #[serde(default)]
     pub teacher_depth: u32,
+    /// The temperature at which a teacher network's order of each learning position's
+    /// moves is taught too (see [`crate::learn::ranking`]; 0: values only).
+    #[serde(default)]
+    pub teacher_ranking: f32,
     /// A champion file whose network every individual of generation 0 starts from (or
     /// CMA-ES's first mean) instead of a random one: to continue learning from a champion
     /// with another learner. Needed until the first checkpoint is written.
@@ -370,6 +374,7 @@ impl EvolveConfig {
             sparring_games: 0,
             teacher: None,
             teacher_depth: 0,
+            teacher_ranking: 0.0,
             start_from: None,
             play_epsilon: 0.0,
             common_random_moves: false,
@@ -433,6 +438,7 @@ impl EvolveConfig {
             batch: self.td_batch,
             symmetries: self.learn_symmetries,
             play_depth: self.td_play_depth,
+            ranking: self.teacher_ranking,
         }
     }
 
@@ -625,6 +631,19 @@ impl EvolveConfig {
         let teacher = self.teacher_spec()?;
         if self.teacher_depth > 0 && !matches!(teacher, Some(TeacherSpec::File(_))) {
             return fail("--teacher-depth needs a --teacher champion file to search with".into());
+        }
+        if self.teacher_ranking != 0.0 {
+            if !matches!(teacher, Some(TeacherSpec::File(_))) {
+                return fail(
+                    "--teacher-ranking needs a --teacher champion file to rank with".into(),
+                );
+            }
+            if !(self.teacher_ranking > 0.0 && self.teacher_ranking <= 1.0) {
+                return fail(format!(
+                    "--teacher-ranking {} must lie in (0, 1]",
+                    self.teacher_ranking
+                ));
+            }
         }
         if self.teacher_depth > MAX_TEACHER_DEPTH {
             return fail(format!(

@@ -29,6 +29,7 @@ use crate::eval::neural::{NetworkView, NeuralInput};
 use crate::games::joint::is_joint;
 use crate::games::{Game, MoveList, Player};
 use crate::learn::ordered::in_order;
+use crate::learn::ranking::ranking_updates;
 use crate::learn::teacher::Teacher;
 use crate::learn::updates::Updates;
 use crate::nn::Network;
@@ -65,6 +66,9 @@ pub struct TdSettings {
     /// of one-ply play: learning (a teacher's values above all) on those positions
     /// teaches it where it plays.
     pub play_depth: u32,
+    /// With a teacher: the temperature at which each learning position's moves also learn
+    /// the teacher's order of them (see [`crate::learn::ranking`]); 0 for none.
+    pub ranking: f32,
 }
 
 /// The value for `mover` of the position `child` reached by one of its moves: exact when
@@ -293,7 +297,8 @@ pub fn train<'a, G: NeuralInput>(
 
 /// Plays the learning game `setup` against `network` and returns its updates, prepared
 /// (see [`Updates`]), with its result (see [`Trajectory::result`]). With a `teacher`, the
-/// targets are the teacher's values where it knows them (see [`train`]).
+/// targets are the teacher's values where it knows them (see [`train`]), and with
+/// [`TdSettings::ranking`] each position's moves learn the teacher's order of them too.
 fn play_game<G: NeuralInput>(
     network: &Network,
     setup: GameSetup<'_, G>,
@@ -306,16 +311,27 @@ fn play_game<G: NeuralInput>(
         mut rng,
     } = setup;
     let mut trajectory = play_trajectory(network, &start, &opponent, settings, &mut rng);
+    let mut ranked = Vec::new();
     if let Some(teacher) = teacher {
         for (position, target) in &mut trajectory.updates {
             if let Some(value) = teacher.value_for_mover(position, network) {
                 *target = value;
+            }
+            if settings.ranking > 0.0 {
+                ranked.extend(ranking_updates(
+                    network,
+                    teacher,
+                    position,
+                    settings.ranking,
+                ));
             }
         }
     }
     if settings.symmetries {
         trajectory.updates = with_images(trajectory.updates);
     }
+    // The moves' updates follow the game's own, without images: they are many already.
+    trajectory.updates.extend(ranked);
     (
         Updates::prepare(network, trajectory.updates),
         trajectory.result,
