@@ -185,8 +185,7 @@ impl MoveEffects {
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
         for &mv in moves.iter() {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
+            let child = game.after(mv);
             let store = child.board().store(perspective);
             effects.best_bank = effects
                 .best_bank
@@ -233,8 +232,7 @@ fn best_turn<R: Rules>(game: &Mancala<R>, mover: Player, depth: u32, budget: &mu
             break;
         }
         *budget -= 1;
-        let mut child = game.clone();
-        child.play_unchecked(mv);
+        let child = game.after(mv);
         let goes_on = child.outcome().is_none() && child.to_move() == mover && depth > 1;
         let reached = if goes_on {
             best_turn(&child, mover, depth - 1, budget)

@@ -25,15 +25,18 @@ pub fn play_benchmark<G: NamedEvaluators>(
     file: &Path,
     measure: &BenchmarkMeasure,
 ) -> Result<WinRecord, ExperimentError> {
-    let player = champion_spec(file, measure.depth)?.build(start)?;
-    let opponent = measure.opponent.parse::<AgentSpec>()?.build(start)?;
     let config = SeriesConfig {
         games: measure.games,
         opening_plies: measure.openings,
         seed: measure.seed,
     };
-    let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
-    Ok(SeriesStats::from_records(&records).record)
+    let opponent = measure.opponent.parse::<AgentSpec>()?;
+    play(
+        start,
+        &champion_spec(file, measure.depth)?,
+        &opponent,
+        config,
+    )
 }
 
 /// The champion in `file` as the League measures it: at one ply with ε-random moves,
@@ -45,6 +48,16 @@ pub fn play_league<G: NamedEvaluators>(
 ) -> Result<WinRecord, ExperimentError> {
     let (player, opponent) = league_agents(&champion_spec(file, None)?)?;
     let config = league_series(measure.games, measure.seed);
+    play(start, &player, &opponent, config)
+}
+
+/// `player`'s record against `opponent` over the series `config`.
+fn play<G: NamedEvaluators>(
+    start: &G,
+    player: &AgentSpec,
+    opponent: &AgentSpec,
+    config: SeriesConfig,
+) -> Result<WinRecord, ExperimentError> {
     let (player, opponent) = (player.build(start)?, opponent.build(start)?);
     let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
     Ok(SeriesStats::from_records(&records).record)

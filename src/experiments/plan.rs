@@ -301,15 +301,13 @@ impl Evaluation {
                 Ok(())
             }
         };
-        for (k, measure) in self.benchmark.iter().enumerate() {
-            let what = format!("evaluation.benchmark[{k}]");
-            measure.check(start, &what)?;
-            held_out(&what, measure.seed)?;
-        }
-        if let Some(league) = &self.league {
-            league.check(start, "evaluation.league")?;
-            held_out("evaluation.league", league.seed)?;
-        }
+        check_series(
+            start,
+            "evaluation",
+            &self.benchmark,
+            self.league.as_ref(),
+            held_out,
+        )?;
         if let Some(round_robin) = &self.round_robin {
             let what = "evaluation.round_robin";
             check_games(what, round_robin.games)?;
@@ -405,15 +403,13 @@ impl HeldOut {
                 Ok(())
             }
         };
-        for (k, measure) in self.benchmark.iter().enumerate() {
-            let what = format!("held_out.benchmark[{k}]");
-            measure.check(start, &what)?;
-            fresh(&what, measure.seed)?;
-        }
-        if let Some(league) = &self.league {
-            league.check(start, "held_out.league")?;
-            fresh("held_out.league", league.seed)?;
-        }
+        check_series(
+            start,
+            "held_out",
+            &self.benchmark,
+            self.league.as_ref(),
+            fresh,
+        )?;
         if let Some(panel) = &self.panel {
             let what = "held_out.panel";
             check_games(what, panel.games)?;
@@ -436,6 +432,28 @@ impl HeldOut {
         }
         names
     }
+}
+
+/// Refuses the benchmarks and League measure of `table` that cannot be taken, or whose
+/// seed `seed_allowed` refuses (given the measure's place in the plan and its seed).
+fn check_series<G: NamedEvaluators>(
+    start: &G,
+    table: &str,
+    benchmarks: &[BenchmarkMeasure],
+    league: Option<&LeagueMeasure>,
+    seed_allowed: impl Fn(&str, u64) -> Result<(), PlanError>,
+) -> Result<(), PlanError> {
+    for (k, measure) in benchmarks.iter().enumerate() {
+        let what = format!("{table}.benchmark[{k}]");
+        measure.check(start, &what)?;
+        seed_allowed(&what, measure.seed)?;
+    }
+    if let Some(league) = league {
+        let what = format!("{table}.league");
+        league.check(start, &what)?;
+        seed_allowed(&what, league.seed)?;
+    }
+    Ok(())
 }
 
 /// Refuses an agent spec that cannot be built for the game; `what` names where it was.

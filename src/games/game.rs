@@ -43,6 +43,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// (but memory-safe): use [`Notation::play`](super::Notation::play) for untrusted input.
     fn play_unchecked(&mut self, mv: Self::Move);
 
+    /// The position a legal move leads to, this one left as it is: what a search, an
+    /// ordering or a learner comparing moves looks at.
+    fn after(&self, mv: Self::Move) -> Self {
+        let mut child = self.clone();
+        child.play_unchecked(mv);
+        child
+    }
+
     /// `None` while the game goes on, the result once it is over.
     fn outcome(&self) -> Option<Outcome>;
 

@@ -21,8 +21,7 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     moves
         .iter()
         .map(|&mv| {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
+            let child = game.after(mv);
             perft(&child, depth - 1)
         })
         .sum()

@@ -36,14 +36,7 @@ pub fn ranking_updates<G: NeuralInput>(
         return Vec::new();
     }
     let mover = position.to_move();
-    let children: Vec<G> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = position.clone();
-            child.play_unchecked(mv);
-            child
-        })
-        .collect();
+    let children: Vec<G> = moves.iter().map(|&mv| position.after(mv)).collect();
     let student: Vec<f32> = children
         .iter()
         .map(|child| value_after(network, child, mover))

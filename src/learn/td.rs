@@ -87,14 +87,7 @@ pub fn greedy_move<G: NeuralInput>(
 ) -> (G::Move, f32) {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
-    let children: Vec<G> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
-            child
-        })
-        .collect();
+    let children: Vec<G> = moves.iter().map(|&mv| game.after(mv)).collect();
     let scores = game.scores_after(network, &children, game.to_move(), cache);
     let mut best = (moves[0], f32::NEG_INFINITY);
     for (&mv, &score) in moves.iter().zip(&scores) {

@@ -81,8 +81,7 @@ pub(crate) fn part_values<G: Game>(
     let mut worst: MoveList<(u8, G::Move, f32)> = MoveList::new();
     for &mv in moves {
         let part = joint.part(mv, chooser);
-        let mut child = game.clone();
-        child.play_unchecked(mv);
+        let child = game.after(mv);
         let value = value_for_chooser(&child);
         match worst.iter_mut().find(|(p, _, _)| *p == part) {
             Some(entry) => entry.2 = entry.2.min(value),

@@ -273,8 +273,7 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
         let children: MoveList<G> = moves
             .iter()
             .map(|&mv| {
-                let mut child = game.clone();
-                child.play_unchecked(mv);
+                let child = game.after(mv);
                 as_seen(child, self.root)
             })
             .collect();
@@ -338,8 +337,7 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
 
     /// Value, for the side to move in `game`, of playing `mv` and searching the rest.
     fn child_value(&mut self, game: &G, mv: G::Move, depth: u32, alpha: f32, beta: f32) -> f32 {
-        let mut child = game.clone();
-        child.play_unchecked(mv);
+        let child = game.after(mv);
         let child = as_seen(child, self.root);
         if child.to_move() == game.to_move() {
             self.value(&child, depth - 1, alpha, beta)
@@ -499,8 +497,7 @@ fn plain_value<G: Game, E: Evaluator<G> + ?Sized>(
     moves
         .iter()
         .map(|&mv| {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
+            let child = game.after(mv);
             value_for_mover(&child)
         })
         .fold(f32::NEG_INFINITY, f32::max)
@@ -556,8 +553,7 @@ fn limited_move_values<G: Game, E: Evaluator<G> + ?Sized>(
         moves
             .iter()
             .map(|&mv| {
-                let mut child = game.clone();
-                child.play_unchecked(mv);
+                let child = game.after(mv);
                 (mv, searcher.value_for(&child, depth, mover))
             })
             .collect()

@@ -10,14 +10,7 @@ pub fn order_by_static_value<G: Game, E: Evaluator<G> + ?Sized>(
     moves: &mut MoveList<G::Move>,
     evaluator: &E,
 ) {
-    let children: MoveList<G> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
-            child
-        })
-        .collect();
+    let children: MoveList<G> = moves.iter().map(|&mv| game.after(mv)).collect();
     let movers: MoveList<Player> = moves.iter().map(|_| game.to_move()).collect();
     let values = evaluator.evaluate_children(game, &children, &movers);
     let mut keyed: MoveList<(f32, G::Move)> =

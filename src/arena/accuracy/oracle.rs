@@ -106,8 +106,7 @@ impl ExactMoves<Mancala<Kalah>> for KalahOracle {
         moves
             .iter()
             .map(|&mv| {
-                let mut child = game.clone();
-                child.play_unchecked(mv);
+                let child = game.after(mv);
                 let first = solver.margin(&child);
                 (
                     mv,
