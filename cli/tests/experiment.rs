@@ -322,6 +322,14 @@ fn plans_are_refused_with_the_key_at_fault() {
             "held_out.choose_by: 'league' is not a measure of the evaluation (vs heuristic:1, rating (Elo))",
         ),
         (
+            "held-out-among",
+            smoke.replace(
+                "choose_by = \"vs heuristic:1\"",
+                "choose_by = \"vs heuristic:1\"\namong = [\"td1\"]",
+            ),
+            "held_out.among: no variant named 'td1'",
+        ),
+        (
             "twice",
             a_benchmark_twice,
             "evaluation: two measures are named 'vs heuristic:1': give one a `name = \"...\"`",

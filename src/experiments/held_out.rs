@@ -20,8 +20,11 @@ use crate::experiments::{ExperimentError, read_kept, write_kept};
 pub struct HeldOutResult {
     pub variant: String,
     pub seed: u64,
-    /// The evaluation measure that chose the run, and the run's value of it.
+    /// The evaluation measure that chose the run, the variants it chose among (none
+    /// named: every one), and the run's value of it.
     pub chosen_by: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub among: Vec<String>,
     pub validation: f64,
     pub champion_generation: u32,
     pub measures: Vec<HeldOutMeasure>,
@@ -52,11 +55,17 @@ impl HeldOutMeasure {
     }
 }
 
-/// The run with the highest value of `measure`, the first in `runs`' order on a tie (runs
-/// without that measure are passed over); `None` when no run has it.
-pub fn choose<'a>(runs: &'a [RunMeasures], measure: &str) -> Option<(&'a RunMeasures, f64)> {
+/// The run with the highest value of `measure`, the first in `runs`' order on a tie,
+/// among the runs of the variants `among` names (of every variant if it names none); runs
+/// without that measure are passed over. `None` when no run has it.
+pub fn choose<'a>(
+    runs: &'a [RunMeasures],
+    measure: &str,
+    among: &[String],
+) -> Option<(&'a RunMeasures, f64)> {
     let mut best: Option<(&RunMeasures, f64)> = None;
-    for run in runs {
+    let eligible = |run: &&RunMeasures| among.is_empty() || among.contains(&run.variant);
+    for run in runs.iter().filter(eligible) {
         let Some(value) = run
             .measures
             .iter()
@@ -84,7 +93,7 @@ pub fn measure_held_out<G: NamedEvaluators>(
     let Some(held_out) = &plan.held_out else {
         return Ok(None);
     };
-    let Some((chosen, validation)) = choose(runs, &held_out.choose_by) else {
+    let Some((chosen, validation)) = choose(runs, &held_out.choose_by, &held_out.among) else {
         return Ok(None);
     };
     let file = experiment.held_out_file();
@@ -105,6 +114,7 @@ pub fn measure_held_out<G: NamedEvaluators>(
         variant: chosen.variant.clone(),
         seed: chosen.seed,
         chosen_by: held_out.choose_by.clone(),
+        among: held_out.among.clone(),
         validation,
         champion_generation: chosen.champion_generation,
         measures: take_measures(start, held_out, &champion)?,
@@ -142,10 +152,17 @@ fn take_measures<G: NamedEvaluators>(
 pub fn markdown(result: &HeldOutResult) -> String {
     let mut text = String::new();
     let _ = writeln!(text, "## Held out\n");
+    let among = match result.among.as_slice() {
+        [] => String::new(),
+        names => {
+            let names: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+            format!(" among {}", names.join(", "))
+        }
+    };
     let _ = writeln!(
         text,
-        "Chosen by `{}`: `{}` seed {} ({:.3} on validation; its champion from generation {}). \
-         Measured on games of seeds no run trained on and no choice was made on, with 95% \
+        "Chosen by `{}`{among}: `{}` seed {} ({:.3} on validation; its champion from generation \
+         {}). Measured on games of seeds no run trained on and no choice was made on, with 95% \
          intervals (Wilson's for the win rate, the normal approximation for the score).\n",
         result.chosen_by,
         result.variant,
@@ -202,19 +219,24 @@ mod tests {
     }
 
     #[test]
-    fn validation_chooses_the_highest_value_and_the_first_of_a_tie() {
+    fn validation_chooses_the_highest_value_and_the_first_of_a_tie_among_the_variants_named() {
         let runs = [
             run("a", 1, Some(0.90)),
             run("b", 1, Some(0.95)),
             run("a", 2, None),
             run("b", 2, Some(0.95)),
         ];
-        let (chosen, value) = choose(&runs, "league").unwrap();
+        let (chosen, value) = choose(&runs, "league", &[]).unwrap();
         assert_eq!(
             (chosen.variant.as_str(), chosen.seed, value),
             ("b", 1, 0.95)
         );
-        assert!(choose(&runs, "vs heuristic:2").is_none());
+        let (chosen, value) = choose(&runs, "league", &["a".to_string()]).unwrap();
+        assert_eq!(
+            (chosen.variant.as_str(), chosen.seed, value),
+            ("a", 1, 0.90)
+        );
+        assert!(choose(&runs, "vs heuristic:2", &[]).is_none());
     }
 
     #[test]
@@ -223,6 +245,7 @@ mod tests {
             variant: "b".to_string(),
             seed: 3,
             chosen_by: "league".to_string(),
+            among: vec!["a".to_string(), "b".to_string()],
             validation: 0.97,
             champion_generation: 2875,
             measures: vec![HeldOutMeasure::new(
@@ -231,7 +254,10 @@ mod tests {
             )],
         };
         let text = markdown(&result);
-        assert!(text.contains("`b` seed 3 (0.970 on validation"), "{text}");
+        assert!(
+            text.contains("Chosen by `league` among `a`, `b`: `b` seed 3 (0.970 on validation"),
+            "{text}"
+        );
         assert!(
             text.contains("| league | 10000 | 9589–63–348 | 0.959 |"),
             "{text}"

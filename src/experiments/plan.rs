@@ -84,7 +84,8 @@ pub struct Evaluation {
 }
 
 /// The test after validation: the run whose champion scores highest on the evaluation
-/// measure `choose_by` (the first in plan order on a tie) is measured again on games of
+/// measure `choose_by` (the first in plan order on a tie; only the variants `among` names,
+/// if it names any) is measured again on games of
 /// seeds that neither the runs nor the evaluation use. Validation chooses, so its winner's
 /// validation figure is flattered by the choice; these measures are not, and are the
 /// figures to quote.
@@ -92,6 +93,8 @@ pub struct Evaluation {
 #[serde(deny_unknown_fields)]
 pub struct HeldOut {
     pub choose_by: String,
+    #[serde(default)]
+    pub among: Vec<String>,
     #[serde(default)]
     pub benchmark: Vec<BenchmarkMeasure>,
     #[serde(default)]
@@ -275,6 +278,13 @@ impl PlanFile {
         self.evaluation.check(start, &self.seeds)?;
         if let Some(held_out) = &self.held_out {
             held_out.check(start, &self.seeds, &self.evaluation)?;
+            if let Some(unknown) = held_out
+                .among
+                .iter()
+                .find(|name| !variants.iter().any(|v| &v.name == *name))
+            {
+                return invalid(format!("held_out.among: no variant named '{unknown}'"));
+            }
         }
         Ok(Plan {
             game: self.game,
