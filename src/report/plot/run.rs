@@ -92,6 +92,12 @@ pub fn learning_notes(config: &EvolveConfig) -> Vec<String> {
             depth => format!("teacher {teacher} searching {depth} plies"),
         });
     }
+    if config.teacher_ranking > 0.0 {
+        notes.push(format!(
+            "ranking its moves at temperature {}",
+            config.teacher_ranking
+        ));
+    }
     if let Some(start) = &config.start_from {
         notes.push(format!("from {start}"));
     }
@@ -131,6 +137,15 @@ mod tests {
                 "α 0.002 → 0.0002",
                 "learning from random moves",
                 "sparring wpc:1@0.1"
+            ]
+        );
+        config.teacher = Some("teacher.evo".to_string());
+        config.teacher_ranking = 0.1;
+        assert_eq!(
+            learning_notes(&config)[3..],
+            [
+                "teacher teacher.evo",
+                "ranking its moves at temperature 0.1"
             ]
         );
     }
