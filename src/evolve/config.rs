@@ -242,9 +242,8 @@ pub struct EvolveConfig {
     #[serde(default)]
     pub teacher_depth: u32,
     /// The temperature at which a teacher network's order of each learning position's
-    /// moves is taught too (see [`crate::learn::ranking`]; 0: values only). Left out of
-    /// the files of runs without it, which stay as they were before it existed.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    /// moves is taught too (see [`crate::learn::ranking`]; 0: values only).
+    #[serde(default)]
     pub teacher_ranking: f32,
     /// A champion file whose network every individual of generation 0 starts from (or
     /// CMA-ES's first mean) instead of a random one: to continue learning from a champion
@@ -311,11 +310,6 @@ fn one() -> u32 {
 
 fn whole() -> f64 {
     1.0
-}
-
-/// Whether a setting is off (0), so that a file need not name it.
-fn is_zero(value: &f32) -> bool {
-    *value == 0.0
 }
 
 /// The batch of every run made before the batch was a setting.
