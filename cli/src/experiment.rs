@@ -28,7 +28,8 @@ const MAX_PLAN_BYTES: u64 = 1 << 20;
 
 #[derive(Debug, Args)]
 pub struct ExperimentArgs {
-    /// The plan (TOML): game, seeds, base settings, variants and the measures to take.
+    /// The plan (TOML): game, seeds, base settings, variants, the measures to take of
+    /// every champion and the held-out ones of the run they choose.
     plan: PathBuf,
     /// The experiment's directory (default: `experiments/results/PLAN-NAME`).
     #[arg(long)]
