@@ -127,6 +127,27 @@ fn the_smoke_plan_runs_end_to_end() {
         )
     );
     assert!(!swapped.join("evaluations/td0-seed-1.json").exists());
+    // A held-out table changed after the fact (its plan copied over plan.toml) is measured
+    // again on resume; the runs and their measures are kept.
+    let retested = dir.join("retested");
+    copy_dir(&before, &retested);
+    let changed = dir.join("changed-held-out.toml");
+    let smoke = std::fs::read_to_string(SMOKE).unwrap();
+    let fewer = smoke.replace("games = 40\nseed = 779", "games = 20\nseed = 779");
+    assert_ne!(fewer, smoke);
+    std::fs::write(&changed, &fewer).unwrap();
+    std::fs::write(retested.join("plan.toml"), &fewer).unwrap();
+    let output = experiment(&[
+        changed.to_str().unwrap(),
+        "--out",
+        retested.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let held_out: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(retested.join("held-out.json")).unwrap()).unwrap();
+    assert_eq!(held_out["measures"][0]["games"], 20);
+    common::assert_same_files(&retested.join("evaluations"), &before.join("evaluations"));
 }
 
 #[test]

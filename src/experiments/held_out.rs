@@ -27,6 +27,10 @@ pub struct HeldOutResult {
     pub among: Vec<String>,
     pub validation: f64,
     pub champion_generation: u32,
+    /// The plan's `[held_out]` table these measures were taken for: a resumed experiment
+    /// whose plan now asks for others takes them again.
+    #[serde(default)]
+    pub table: Option<HeldOut>,
     pub measures: Vec<HeldOutMeasure>,
 }
 
@@ -82,8 +86,8 @@ pub fn choose<'a>(
 }
 
 /// Takes the plan's held-out measures of the run validation chose among `runs`, unless an
-/// earlier invocation took them of that same run (`held-out.json`); `None` for a plan
-/// without a `[held_out]` table.
+/// earlier invocation took the same ones of that same run (`held-out.json`); `None` for a
+/// plan without a `[held_out]` table.
 pub fn measure_held_out<G: NamedEvaluators>(
     start: &G,
     plan: &Plan,
@@ -100,6 +104,7 @@ pub fn measure_held_out<G: NamedEvaluators>(
     if let Some(kept) = read_kept::<HeldOutResult>(&file, "measure the chosen run again")?
         && kept.variant == chosen.variant
         && kept.seed == chosen.seed
+        && kept.table.as_ref() == Some(held_out)
     {
         return Ok(Some(kept));
     }
@@ -117,6 +122,7 @@ pub fn measure_held_out<G: NamedEvaluators>(
         among: held_out.among.clone(),
         validation,
         champion_generation: chosen.champion_generation,
+        table: Some(held_out.clone()),
         measures: take_measures(start, held_out, &champion)?,
     };
     write_kept(&file, &result)?;
@@ -248,6 +254,7 @@ mod tests {
             among: vec!["a".to_string(), "b".to_string()],
             validation: 0.97,
             champion_generation: 2875,
+            table: None,
             measures: vec![HeldOutMeasure::new(
                 "league".to_string(),
                 WinRecord::new(9589, 63, 348),

@@ -26,7 +26,7 @@
 //! settings a run would refuse, a variant that changes nothing, or an evaluation seed that
 //! is also a run seed (the measures must be held out from training).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::eval::NamedEvaluators;
 use crate::evolve::config::{EvolveConfig, Preset};
@@ -89,7 +89,7 @@ pub struct Evaluation {
 /// seeds that neither the runs nor the evaluation use. Validation chooses, so its winner's
 /// validation figure is flattered by the choice; these measures are not, and are the
 /// figures to quote.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct HeldOut {
     pub choose_by: String,
@@ -106,7 +106,7 @@ pub struct HeldOut {
 /// The champion (at `player_depth`, or the depth it evolved at) against each opponent of
 /// the game's panel searching `depth` plies (see [`crate::arena::panel_opponents`]),
 /// `games` games each from `openings`-ply openings of `seed`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PanelMeasure {
     pub depth: u32,
@@ -139,7 +139,7 @@ pub struct RoundRobinMeasure {
 
 /// The champion (at `depth`, or the depth it was trained at) against `opponent`: its win
 /// rate over `games` games from `openings`-ply random openings drawn from `seed`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BenchmarkMeasure {
     /// How results name it (default: `vs OPPONENT`, with the depth when one is set).
@@ -159,7 +159,7 @@ fn six() -> u32 {
 }
 
 /// The League measure over `games` games drawn from `seed`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeagueMeasure {
     #[serde(default = "league_games")]
