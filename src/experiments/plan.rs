@@ -277,14 +277,7 @@ impl PlanFile {
         };
         self.evaluation.check(start, &self.seeds)?;
         if let Some(held_out) = &self.held_out {
-            held_out.check(start, &self.seeds, &self.evaluation)?;
-            if let Some(unknown) = held_out
-                .among
-                .iter()
-                .find(|name| !variants.iter().any(|v| &v.name == *name))
-            {
-                return invalid(format!("held_out.among: no variant named '{unknown}'"));
-            }
+            held_out.check(start, &self.seeds, &variants, &self.evaluation)?;
         }
         Ok(Plan {
             game: self.game,
@@ -380,16 +373,24 @@ impl LeagueMeasure {
 }
 
 impl HeldOut {
-    /// Refuses a choice by a measure the evaluation does not take, a table without
-    /// measures, measures that cannot be taken, and seeds that the runs or the evaluation
-    /// use: held-out games are games no choice was made on.
+    /// Refuses a choice among variants the plan lacks or by a measure the evaluation does not
+    /// take, a table without measures, measures that cannot be taken, and seeds that the
+    /// runs or the evaluation use: held-out games are games no choice was made on.
     fn check<G: NamedEvaluators>(
         &self,
         start: &G,
         run_seeds: &[u64],
+        variants: &[Variant],
         evaluation: &Evaluation,
     ) -> Result<(), PlanError> {
         let invalid = |message: String| Err(PlanError::Invalid(message));
+        if let Some(unknown) = self
+            .among
+            .iter()
+            .find(|name| !variants.iter().any(|v| &v.name == *name))
+        {
+            return invalid(format!("held_out.among: no variant named '{unknown}'"));
+        }
         let validation = evaluation.measure_names();
         if !validation.contains(&self.choose_by) {
             return invalid(format!(
