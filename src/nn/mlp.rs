@@ -10,6 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::backprop::{Accumulated, InPlace, backpropagate};
+
 /// Widest layer a network may have: the forward pass keeps activations in stack buffers.
 pub const MAX_WIDTH: usize = 128;
 
@@ -162,7 +164,7 @@ pub fn fast_exp(x: f32) -> f32 {
 /// Σ aᵢ·bᵢ with eight independent partial sums, so the compiler can use vector registers
 /// (a single running sum forces one addition after another).
 #[inline]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
+pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut lanes = [0.0f32; 8];
     let (chunks_a, chunks_b) = (a.chunks_exact(8), b.chunks_exact(8));
     let tail: f32 = chunks_a
@@ -312,48 +314,31 @@ impl Mlp {
     /// returned: one gradient step of temporal-difference learning, whose size depends on
     /// the output it corrects. The first layer's fast copy is updated with the chromosome.
     pub fn add_gradient(&mut self, input: &[f32], step: impl FnOnce(f32) -> f32) -> f32 {
-        let layers = self.topology.layers.clone();
-        let depth = layers.len() - 1;
-        // Activations of every layer, input first.
-        let mut activations: Vec<Vec<f32>> = vec![input.to_vec()];
-        for k in 0..depth {
-            let (n, p) = (layers[k], layers[k + 1]);
-            let weights = &self.genes[self.topology.weight_offset(k)..][..n * p];
-            let thresholds = &self.genes[self.topology.threshold_offset(k)..][..p];
-            let next = weights
-                .chunks_exact(n)
-                .zip(thresholds)
-                .map(|(row, theta)| sigmoid(dot(row, &activations[k]) - theta))
-                .collect();
-            activations.push(next);
-        }
-        // δ of a unit: ∂output/∂(its net input).
-        let output = activations[depth][0];
-        let step = step(output);
-        let mut delta = vec![output * (1.0 - output)];
-        for k in (0..depth).rev() {
-            let (n, p) = (layers[k], layers[k + 1]);
-            let below = &activations[k];
-            let mut next_delta = vec![0.0f32; n];
-            let weight_offset = self.topology.weight_offset(k);
-            let threshold_offset = self.topology.threshold_offset(k);
-            for (unit, &d) in delta.iter().enumerate().take(p) {
-                let row = &mut self.genes[weight_offset + unit * n..][..n];
-                for i in 0..n {
-                    next_delta[i] += row[i] * d;
-                    row[i] += step * d * below[i];
-                }
-                self.genes[threshold_offset + unit] -= step * d;
-            }
-            if k > 0 {
-                for (d, a) in next_delta.iter_mut().zip(below) {
-                    *d *= a * (1.0 - a);
-                }
-            }
-            delta = next_delta;
-        }
+        let output = backpropagate(&self.topology, &mut InPlace(&mut self.genes), input, step);
         self.refresh_first_layer();
         output
+    }
+
+    /// Adds `scale(output)` · ∂output/∂genes for a dense `input` to `gradient` (one entry
+    /// per gene) and returns the output: what a learner that sums many positions' gradients
+    /// before it steps (minibatch distillation) needs.
+    pub fn accumulate_gradient(
+        &self,
+        input: &[f32],
+        scale: impl FnOnce(f32) -> f32,
+        gradient: &mut [f32],
+    ) -> f32 {
+        let mut sink = Accumulated {
+            genes: &self.genes,
+            gradient,
+        };
+        backpropagate(&self.topology, &mut sink, input, scale)
+    }
+
+    /// Replaces the chromosome (of the same length) and the first layer's fast copy.
+    pub fn set_genes(&mut self, genes: &[f32]) {
+        self.genes.copy_from_slice(genes);
+        self.refresh_first_layer();
     }
 
     /// Rebuilds the first layer's input-major copy from the chromosome.

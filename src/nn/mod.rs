@@ -2,6 +2,7 @@
 //! and Fig. 3) and n-tuple networks. Every family keeps its weights in one flat chromosome,
 //! so that learners treat a network as a vector of genes.
 
+mod backprop;
 mod init;
 mod mlp;
 pub mod network;
