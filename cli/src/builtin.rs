@@ -10,8 +10,8 @@ use crate::common::{GameName, game_parser, with_game};
 use crate::error::CliResult;
 use crate::launch::check_spreads;
 use crate::{
-    accuracy, bench, benchmark, evolve, experiment, gifford, gtp, nboard, panel, perft, play, plot,
-    prune, ratings, show, solve, tournament,
+    accuracy, bench, benchmark, distill, evolve, experiment, gifford, gtp, nboard, panel, perft,
+    play, plot, prune, ratings, show, solve, tournament,
 };
 
 /// Runs the `evoboard` binary over the process's arguments; the exit status is the
@@ -95,6 +95,7 @@ enum Command {
     /// results with intervals and tests against the baseline.
     Experiment(experiment::ExperimentArgs),
     Ratings(ratings::RatingsArgs),
+    Distill(distill::DistillArgs),
     /// Exact values: a small Kalah board from its start, or an Othello endgame.
     Solve(solve::SolveArgs),
     /// Distance to perfect play: each agent's share of optimal moves and mean loss on
@@ -144,6 +145,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Accuracy(args) => accuracy::run(&args),
+        Command::Distill(args) => distill::run(&args),
         Command::Experiment(args) => experiment::run(&args),
         Command::Ratings(args) => ratings::run_recorded(&args),
         Command::Bench {

@@ -14,6 +14,7 @@ mod bench;
 mod benchmark;
 mod builtin;
 mod common;
+mod distill;
 mod error;
 mod evolve;
 mod experiment;

@@ -1,0 +1,408 @@
+//! Distillation by minibatches: an MLP fitted offline to a teacher's values on a fixed set
+//! of positions, by Adam (Kingma & Ba 2015) over many passes, instead of the one online
+//! SGD step per position of [`super::td::train`] with a teacher.
+//!
+//! Online distillation sees every position once, with a step small enough for the newest
+//! positions not to undo the older ones; a sigmoid network fitted that way stalls on the
+//! plateaus of its saturated units. Minibatches average the gradient of many positions, and
+//! Adam scales each weight's step by that weight's own gradient history, so the rarely
+//! moved weights (corner squares' first-layer rows) move as far as the common ones.
+//!
+//! The positions come from games the teacher plays against itself from random openings,
+//! with random moves among its own (see [`SampleSettings`]); each is labelled with the
+//! teacher's value for its side to move. Validation positions come from other games of the
+//! same sampler and choose the epoch kept. Everything is seeded; the minibatch gradient is
+//! summed over fixed chunks in a fixed order, so the weights do not depend on the number of
+//! threads.
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+
+use crate::eval::neural::NeuralInput;
+use crate::games::MoveList;
+use crate::learn::td::greedy_move;
+use crate::learn::teacher::Teacher;
+use crate::nn::ntuple::IndexCache;
+use crate::nn::{MAX_WIDTH, Mlp, Network};
+use crate::rng::rng_for;
+
+/// Positions summed on one thread before the threads' sums are added, in order: the unit
+/// of work whose boundaries, not the thread count, fix the order of the sums.
+const CHUNK: usize = 64;
+
+/// Games played at once while sampling: each game's generator is its own, so the games are
+/// the same however many threads play them.
+const GAMES_AT_ONCE: usize = 256;
+
+/// Adam's decay rates of its first and second moment estimates, and its guard against
+/// division by zero (Kingma & Ba's defaults).
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const ADAM_EPSILON: f32 = 1e-8;
+
+/// How the positions to fit are drawn: games of the teacher against itself, each from
+/// `opening_plies` uniformly random plies, the teacher choosing by its one-ply value and
+/// playing a random move with probability `exploration`. Every position of a game with a
+/// move to make is taken, until `positions` are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleSettings {
+    pub positions: usize,
+    pub opening_plies: u32,
+    pub exploration: f64,
+}
+
+/// How the student is fitted: `epochs` passes over the positions in a fresh random order
+/// each, minibatches of `minibatch` positions, Adam's step falling geometrically from
+/// `learning_rate` in the first epoch to `learning_rate_end` in the last. With `symmetries`
+/// each position is shown in one of its symmetric images (see
+/// [`NeuralInput::symmetric_images`]), drawn afresh each epoch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitSettings {
+    pub epochs: usize,
+    pub minibatch: usize,
+    pub learning_rate: f32,
+    pub learning_rate_end: f32,
+    pub symmetries: bool,
+}
+
+impl FitSettings {
+    /// Adam's step size in `epoch` (0-based).
+    pub fn learning_rate_at(&self, epoch: usize) -> f32 {
+        if self.epochs <= 1 {
+            return self.learning_rate;
+        }
+        let progress = epoch as f32 / (self.epochs - 1) as f32;
+        self.learning_rate * (self.learning_rate_end / self.learning_rate).powf(progress)
+    }
+}
+
+/// Positions with the value each should learn for its side to move.
+pub struct Labelled<G> {
+    pub positions: Vec<G>,
+    pub targets: Vec<f32>,
+}
+
+impl<G> Labelled<G> {
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+}
+
+/// Draws `settings.positions` positions from games `player` (a network: the teacher, or the student) plays
+/// against itself from `start`, and labels them with `teacher`'s values. Game k's
+/// generator is `rng_for(seed, [stream, k])`: training and validation sets are two
+/// streams of the same seed.
+pub fn sample<G: NeuralInput>(
+    start: &G,
+    player: &Network,
+    teacher: &dyn Teacher<G>,
+    settings: SampleSettings,
+    seed: u64,
+    stream: u64,
+) -> Labelled<G> {
+    let mut positions = Vec::with_capacity(settings.positions);
+    let mut first_game = 0u64;
+    while positions.len() < settings.positions {
+        let games: Vec<Vec<G>> = (first_game..first_game + GAMES_AT_ONCE as u64)
+            .into_par_iter()
+            .map(|k| sampling_game(start, player, settings, seed, stream, k))
+            .collect();
+        first_game += GAMES_AT_ONCE as u64;
+        positions.extend(games.into_iter().flatten());
+        assert!(
+            first_game < 1 << 40,
+            "sampling games that end with no move to learn from"
+        );
+    }
+    positions.truncate(settings.positions);
+    let targets = positions
+        .par_iter()
+        .map(|position| {
+            teacher
+                .value_for_mover(position, player)
+                .expect("a network teacher values every position")
+        })
+        .collect();
+    Labelled { positions, targets }
+}
+
+/// The positions with a move to make of sampling game `k` (see [`sample`]).
+fn sampling_game<G: NeuralInput>(
+    start: &G,
+    player: &Network,
+    settings: SampleSettings,
+    seed: u64,
+    stream: u64,
+    k: u64,
+) -> Vec<G> {
+    let mut rng = rng_for(seed, &[stream, k]);
+    let mut game = start.clone();
+    let mut moves = MoveList::new();
+    let mut cache = IndexCache::default();
+    let mut positions = Vec::new();
+    let mut ply = 0;
+    while game.outcome().is_none() {
+        game.legal_moves(&mut moves);
+        let random = ply < settings.opening_plies || rng.random_bool(settings.exploration);
+        if ply >= settings.opening_plies {
+            positions.push(game.clone());
+        }
+        let mv = if random {
+            moves[rng.random_range(0..moves.len())]
+        } else {
+            greedy_move(player, &game, &mut cache).0
+        };
+        game.play_unchecked(mv);
+        ply += 1;
+    }
+    positions
+}
+
+/// One epoch's figures: the mean squared error of the student's value (2σ − 1) against
+/// the targets, over the training positions as the epoch saw them (weights moving) and
+/// over the validation positions after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochStats {
+    pub epoch: usize,
+    pub learning_rate: f32,
+    pub train_loss: f64,
+    pub validation_loss: f64,
+}
+
+/// Adam's state over a chromosome: where a run stands between epochs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adam {
+    first: Vec<f32>,
+    second: Vec<f32>,
+    steps: i32,
+}
+
+impl Adam {
+    pub fn new(genes: usize) -> Adam {
+        Adam {
+            first: vec![0.0; genes],
+            second: vec![0.0; genes],
+            steps: 0,
+        }
+    }
+
+    /// Moves `genes` one step of size `rate` against `gradient`.
+    fn step(&mut self, genes: &mut [f32], gradient: &[f32], rate: f32) {
+        self.steps += 1;
+        let first_correction = 1.0 - BETA1.powi(self.steps);
+        let second_correction = 1.0 - BETA2.powi(self.steps);
+        for (((gene, &g), m), v) in genes
+            .iter_mut()
+            .zip(gradient)
+            .zip(&mut self.first)
+            .zip(&mut self.second)
+        {
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            let m_hat = *m / first_correction;
+            let v_hat = *v / second_correction;
+            *gene -= rate * m_hat / (v_hat.sqrt() + ADAM_EPSILON);
+        }
+    }
+}
+
+/// Writes the student's dense input for `position` as its side to move sees it, in
+/// symmetric image `image` (0: the position itself).
+fn encoded<G: NeuralInput>(position: &G, image: u8, input: &mut [f32]) {
+    let mover = position.to_move();
+    if image == 0 {
+        position.encode(mover, input);
+    } else {
+        position.symmetric_images()[image as usize - 1].encode(mover, input);
+    }
+}
+
+/// Runs epoch `epoch` of fitting `student` to `train` (seeded by `seed`), with Adam state
+/// `adam`, and returns the training loss over the epoch.
+pub fn fit_epoch<G: NeuralInput>(
+    student: &mut Mlp,
+    adam: &mut Adam,
+    train: &Labelled<G>,
+    settings: FitSettings,
+    seed: u64,
+    epoch: usize,
+) -> f64 {
+    let mut rng = rng_for(seed, &[epoch as u64]);
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    order.shuffle(&mut rng);
+    let image_count = if settings.symmetries {
+        train
+            .positions
+            .first()
+            .map_or(1, |p| 1 + p.symmetric_images().len())
+    } else {
+        1
+    };
+    let images: Vec<u8> = (0..train.len())
+        .map(|_| rng.random_range(0..image_count) as u8)
+        .collect();
+    let rate = settings.learning_rate_at(epoch);
+    let genes = student.genes().len();
+    let mut total = 0.0f64;
+    let mut genes_now = student.genes().to_vec();
+    for minibatch in order.chunks(settings.minibatch.max(1)) {
+        let scale = 1.0 / minibatch.len() as f32;
+        let sums: Vec<(Vec<f32>, f64)> = minibatch
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut gradient = vec![0.0f32; genes];
+                let mut loss = 0.0f64;
+                let mut input = [0.0f32; MAX_WIDTH];
+                for &i in chunk {
+                    let i = i as usize;
+                    let input = &mut input[..train.positions[i].input_len()];
+                    encoded(&train.positions[i], images[i], input);
+                    let target = train.targets[i];
+                    // Loss (v − t)² with v = 2σ − 1: ∂loss/∂σ = 4 (v − t).
+                    student.accumulate_gradient(
+                        input,
+                        |output| {
+                            let error = 2.0 * output - 1.0 - target;
+                            loss += f64::from(error * error);
+                            4.0 * error * scale
+                        },
+                        &mut gradient,
+                    );
+                }
+                (gradient, loss)
+            })
+            .collect();
+        let mut gradient = vec![0.0f32; genes];
+        for (part, loss) in &sums {
+            gradient.iter_mut().zip(part).for_each(|(g, p)| *g += p);
+            total += loss;
+        }
+        adam.step(&mut genes_now, &gradient, rate);
+        student.set_genes(&genes_now);
+    }
+    total / train.len().max(1) as f64
+}
+
+/// The mean squared error of `student`'s values (2σ − 1) against `set`'s targets.
+pub fn loss<G: NeuralInput>(student: &Mlp, set: &Labelled<G>) -> f64 {
+    let sums: Vec<f64> = set
+        .positions
+        .par_chunks(CHUNK)
+        .zip(set.targets.par_chunks(CHUNK))
+        .map(|(positions, targets)| {
+            positions
+                .iter()
+                .zip(targets)
+                .map(|(position, &target)| {
+                    let value = 2.0 * position.network_output(student, position.to_move()) - 1.0;
+                    f64::from((value - target) * (value - target))
+                })
+                .sum()
+        })
+        .collect();
+    sums.iter().sum::<f64>() / set.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use crate::games::othello::Othello;
+    use crate::learn::teacher::NetworkTeacher;
+    use crate::nn::{Topology, nguyen_widrow};
+
+    fn mlp(layers: &[usize], seed: u64) -> Mlp {
+        let topology = Topology::new(layers).unwrap();
+        let genes = nguyen_widrow(&topology, &mut rng_for(seed, &[]));
+        Mlp::new(topology, genes)
+    }
+
+    /// A teacher of the student's own family with other weights: one the student can
+    /// match exactly, so the loss has somewhere to go.
+    fn teacher_and_sets() -> (Network, Labelled<Othello>, Labelled<Othello>) {
+        let teacher = Network::Mlp(mlp(&[64, 8, 1], 5));
+        let judge = NetworkTeacher::new(teacher.clone(), 0, 0);
+        let settings = SampleSettings {
+            positions: 600,
+            opening_plies: 4,
+            exploration: 0.2,
+        };
+        let train = sample(&Othello::start(), &teacher, &judge, settings, 9, 0);
+        let validation = sample(&Othello::start(), &teacher, &judge, settings, 9, 1);
+        (teacher, train, validation)
+    }
+
+    fn fit_settings(epochs: usize) -> FitSettings {
+        FitSettings {
+            epochs,
+            minibatch: 100,
+            learning_rate: 0.01,
+            learning_rate_end: 0.001,
+            symmetries: false,
+        }
+    }
+
+    #[test]
+    fn samples_are_the_teachers_values_of_positions_in_play() {
+        let (teacher, train, validation) = teacher_and_sets();
+        assert_eq!(train.len(), 600);
+        assert_eq!(train.targets.len(), 600);
+        for (position, &target) in train.positions.iter().zip(&train.targets) {
+            assert!(position.outcome().is_none());
+            assert_eq!(target, position.value_for_mover(&teacher));
+        }
+        // The validation stream is other games.
+        assert_ne!(train.positions[..50], validation.positions[..50]);
+    }
+
+    #[test]
+    fn fitting_brings_the_student_towards_the_teacher() {
+        let (_, train, validation) = teacher_and_sets();
+        let mut student = mlp(&[64, 8, 1], 6);
+        let before = loss(&student, &validation);
+        let mut adam = Adam::new(student.genes().len());
+        let settings = fit_settings(30);
+        for epoch in 0..settings.epochs {
+            fit_epoch(&mut student, &mut adam, &train, settings, 3, epoch);
+        }
+        let after = loss(&student, &validation);
+        assert!(after < before / 4.0, "validation loss {before} → {after}");
+    }
+
+    #[test]
+    fn the_fit_is_the_same_on_any_number_of_threads() {
+        let (_, train, _) = teacher_and_sets();
+        let fitted = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut student = mlp(&[64, 8, 1], 6);
+                let mut adam = Adam::new(student.genes().len());
+                let settings = FitSettings {
+                    symmetries: true,
+                    ..fit_settings(3)
+                };
+                for epoch in 0..settings.epochs {
+                    fit_epoch(&mut student, &mut adam, &train, settings, 3, epoch);
+                }
+                student.genes().to_vec()
+            })
+        };
+        assert_eq!(fitted(1), fitted(3));
+    }
+
+    #[test]
+    fn the_step_falls_geometrically_over_the_epochs() {
+        let settings = fit_settings(3);
+        assert_eq!(settings.learning_rate_at(0), 0.01);
+        assert!((settings.learning_rate_at(1) - 0.01 * 0.1f32.sqrt()).abs() < 1e-7);
+        assert!((settings.learning_rate_at(2) - 0.001).abs() < 1e-8);
+    }
+}
