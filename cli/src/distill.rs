@@ -48,7 +48,7 @@ pub struct DistillArgs {
     #[arg(long)]
     sample_with: Option<PathBuf>,
     /// Random plies that open each sampling game.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=60))]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=400))]
     opening_plies: u32,
     /// Probability that the teacher plays a random move in its sampling games.
     #[arg(long, default_value_t = 0.1, value_parser = probability)]
@@ -116,8 +116,6 @@ fn distill<G: NamedEvaluators>(start: G, args: &DistillArgs) -> CliResult {
         topology.clone(),
         start_genes(&start, &topology, args.start_from.as_deref(), args.seed)?,
     );
-    std::fs::create_dir_all(&args.out)
-        .map_err(|error| BadInput(format!("cannot create {}: {error}", args.out.display())))?;
     stop_on_ctrl_c()?;
 
     let player = match &args.sample_with {
@@ -140,7 +138,8 @@ fn distill<G: NamedEvaluators>(start: G, args: &DistillArgs) -> CliResult {
         settings(args.positions),
         args.seed,
         0,
-    );
+    )
+    .map_err(|reason| BadInput(format!("--opening-plies: {reason}")))?;
     let validation = sample(
         &start,
         &player,
@@ -148,7 +147,8 @@ fn distill<G: NamedEvaluators>(start: G, args: &DistillArgs) -> CliResult {
         settings(args.validation_positions),
         args.seed,
         1,
-    );
+    )
+    .map_err(|reason| BadInput(format!("--opening-plies: {reason}")))?;
     eprintln!(
         "sampled {} training and {} validation positions in {:.1} s",
         train.len(),
@@ -156,6 +156,8 @@ fn distill<G: NamedEvaluators>(start: G, args: &DistillArgs) -> CliResult {
         began.elapsed().as_secs_f64()
     );
 
+    std::fs::create_dir_all(&args.out)
+        .map_err(|error| BadInput(format!("cannot create {}: {error}", args.out.display())))?;
     let fit = FitSettings {
         epochs: args.epochs as usize,
         minibatch: args.minibatch as usize,

@@ -134,6 +134,7 @@ fn bad_flags_are_refused_with_one_error_line() {
     assert!(with(&["--learning-rate", "0"]).contains("step size"));
     assert!(with(&["--positions", "0"]).contains("--positions"));
     assert!(with(&["--hidden", "500"]).contains("--hidden"));
+    assert!(with(&["--opening-plies", "200"]).contains("opening plies"));
     let missing = bad_input(&[
         "distill",
         "--game",

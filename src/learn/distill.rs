@@ -96,7 +96,8 @@ impl<G> Labelled<G> {
 /// Draws `settings.positions` positions from games `player` (a network: the teacher, or the student) plays
 /// against itself from `start`, and labels them with `teacher`'s values. Game k's
 /// generator is `rng_for(seed, [stream, k])`: training and validation sets are two
-/// streams of the same seed.
+/// streams of the same seed. Fails if a round of games yields no position (openings as
+/// long as the games).
 pub fn sample<G: NeuralInput>(
     start: &G,
     player: &Network,
@@ -104,7 +105,7 @@ pub fn sample<G: NeuralInput>(
     settings: SampleSettings,
     seed: u64,
     stream: u64,
-) -> Labelled<G> {
+) -> Result<Labelled<G>, String> {
     let mut positions = Vec::with_capacity(settings.positions);
     let mut first_game = 0u64;
     while positions.len() < settings.positions {
@@ -113,11 +114,15 @@ pub fn sample<G: NeuralInput>(
             .map(|k| sampling_game(start, player, settings, seed, stream, k))
             .collect();
         first_game += GAMES_AT_ONCE as u64;
+        let before = positions.len();
         positions.extend(games.into_iter().flatten());
-        assert!(
-            first_game < 1 << 40,
-            "sampling games that end with no move to learn from"
-        );
+        if positions.len() == before {
+            return Err(format!(
+                "{GAMES_AT_ONCE} sampling games gave no position: they end within their \
+                 {} opening plies",
+                settings.opening_plies
+            ));
+        }
     }
     positions.truncate(settings.positions);
     let targets = positions
@@ -128,7 +133,7 @@ pub fn sample<G: NeuralInput>(
                 .expect("a network teacher values every position")
         })
         .collect();
-    Labelled { positions, targets }
+    Ok(Labelled { positions, targets })
 }
 
 /// The positions with a move to make of sampling game `k` (see [`sample`]).
@@ -332,8 +337,8 @@ mod tests {
             opening_plies: 4,
             exploration: 0.2,
         };
-        let train = sample(&Othello::start(), &teacher, &judge, settings, 9, 0);
-        let validation = sample(&Othello::start(), &teacher, &judge, settings, 9, 1);
+        let train = sample(&Othello::start(), &teacher, &judge, settings, 9, 0).unwrap();
+        let validation = sample(&Othello::start(), &teacher, &judge, settings, 9, 1).unwrap();
         (teacher, train, validation)
     }
 
@@ -358,6 +363,19 @@ mod tests {
         }
         // The validation stream is other games.
         assert_ne!(train.positions[..50], validation.positions[..50]);
+    }
+
+    #[test]
+    fn openings_as_long_as_the_games_are_refused() {
+        let teacher = Network::Mlp(mlp(&[64, 8, 1], 5));
+        let judge = NetworkTeacher::new(teacher.clone(), 0, 0);
+        let settings = SampleSettings {
+            positions: 10,
+            opening_plies: 200,
+            exploration: 0.0,
+        };
+        let refused = sample(&Othello::start(), &teacher, &judge, settings, 9, 0);
+        assert!(refused.err().unwrap().contains("200 opening plies"));
     }
 
     #[test]
