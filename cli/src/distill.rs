@@ -12,10 +12,10 @@ use crate::stop::{interrupted, stop_on_ctrl_c};
 use evoboard::champion::Champion;
 use evoboard::eval::NamedEvaluators;
 use evoboard::learn::distill::{
-    Adam, EpochStats, FitSettings, SampleSettings, fit_epoch, loss, sample,
+    Adam, EpochStats, FitSettings, Labelled, SampleSettings, fit_epoch, loss, sample,
 };
 use evoboard::learn::teacher::NetworkTeacher;
-use evoboard::nn::{Architecture, Mlp, Topology, nguyen_widrow};
+use evoboard::nn::{Architecture, Mlp, Network, Topology, nguyen_widrow};
 use evoboard::rng::rng_for;
 
 /// Fit an MLP to a champion's values offline: positions from the teacher's own games,
@@ -126,29 +126,7 @@ fn distill<G: NamedEvaluators>(start: G, args: &DistillArgs) -> CliResult {
         }
     };
     let began = Instant::now();
-    let settings = |positions: u32| SampleSettings {
-        positions: positions as usize,
-        opening_plies: args.opening_plies,
-        exploration: args.exploration,
-    };
-    let train = sample(
-        &start,
-        &player,
-        &teacher,
-        settings(args.positions),
-        args.seed,
-        0,
-    )
-    .map_err(|reason| BadInput(format!("--opening-plies: {reason}")))?;
-    let validation = sample(
-        &start,
-        &player,
-        &teacher,
-        settings(args.validation_positions),
-        args.seed,
-        1,
-    )
-    .map_err(|reason| BadInput(format!("--opening-plies: {reason}")))?;
+    let (train, validation) = labelled_sets(&start, &player, &teacher, args)?;
     eprintln!(
         "sampled {} training and {} validation positions in {:.1} s",
         train.len(),
@@ -231,6 +209,25 @@ fn distill<G: NamedEvaluators>(start: G, args: &DistillArgs) -> CliResult {
         champion_path.display()
     );
     Ok(())
+}
+
+/// The training and validation positions (two streams of the run's seed), labelled.
+fn labelled_sets<G: NamedEvaluators>(
+    start: &G,
+    player: &Network,
+    teacher: &NetworkTeacher,
+    args: &DistillArgs,
+) -> CliResult<(Labelled<G>, Labelled<G>)> {
+    let set = |positions: u32, stream: u64| {
+        let settings = SampleSettings {
+            positions: positions as usize,
+            opening_plies: args.opening_plies,
+            exploration: args.exploration,
+        };
+        sample(start, player, teacher, settings, args.seed, stream)
+            .map_err(|reason| BadInput(format!("--opening-plies: {reason}")))
+    };
+    Ok((set(args.positions, 0)?, set(args.validation_positions, 1)?))
 }
 
 /// The student's first weights: a champion MLP's of the same shape, or Nguyen-Widrow's.
