@@ -3,10 +3,12 @@
 //! SGD step per position of [`super::td::train`] with a teacher.
 //!
 //! Online distillation sees every position once, with a step small enough for the newest
-//! positions not to undo the older ones; a sigmoid network fitted that way stalls on the
-//! plateaus of its saturated units. Minibatches average the gradient of many positions, and
-//! Adam scales each weight's step by that weight's own gradient history, so the rarely
-//! moved weights (corner squares' first-layer rows) move as far as the common ones.
+//! positions not to undo the older ones. Here the same positions are seen many times,
+//! minibatches average the gradient of many, and Adam scales each weight's step by that
+//! weight's own gradient history. On Othello's 64-42-1 network this fits the teacher's
+//! values more closely than online distillation does (mean squared error 0.047–0.059
+//! against about 0.067), yet plays worse at depth 2: the error a fit minimises is not what
+//! a searching player needs (docs/results.md).
 //!
 //! The positions come from games the teacher plays against itself from random openings,
 //! with random moves among its own (see [`SampleSettings`]); each is labelled with the
