@@ -65,6 +65,11 @@ pub struct DistillArgs {
     /// Adam's step size in the last epoch (geometric in between).
     #[arg(long, default_value_t = 0.0001, value_parser = step_size)]
     learning_rate_end: f32,
+    /// Fit the leaves of each sampled position's 2-ply search as one group, its mean
+    /// error taken out: the student learns what tells apart the positions a depth-2 player
+    /// compares, not their level. --positions and --validation-positions then count leaves.
+    #[arg(long)]
+    search_leaves: bool,
     /// Show each position in a symmetric image drawn afresh each epoch.
     #[arg(long)]
     symmetries: bool,
@@ -223,6 +228,7 @@ fn labelled_sets<G: NamedEvaluators>(
             positions: positions as usize,
             opening_plies: args.opening_plies,
             exploration: args.exploration,
+            leaves: args.search_leaves,
         };
         sample(start, player, teacher, settings, args.seed, stream)
             .map_err(|reason| BadInput(format!("--opening-plies: {reason}")))

@@ -113,6 +113,37 @@ fn a_fit_lowers_the_validation_loss_and_its_champion_plays() {
 }
 
 #[test]
+fn search_leaves_fit_the_differences_a_depth_2_player_compares() {
+    let dir = temp_dir("distill-leaves");
+    let plain = dir.join("plain");
+    assert!(distill(plain.to_str().unwrap(), &[]).status.success());
+    let leaves = dir.join("leaves");
+    let output = distill(leaves.to_str().unwrap(), &["--search-leaves"]);
+    assert!(output.status.success(), "{output:?}");
+    // Whole groups of leaves: at least the positions asked for, and an error of the
+    // differences only, below the same fresh student's error of the values.
+    let sampled = String::from_utf8_lossy(&output.stderr);
+    let count: usize = sampled
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{sampled}"));
+    assert!((3000..3000 + 2000).contains(&count), "{sampled}");
+    let fresh = |dir: &std::path::Path| {
+        validation_losses(&std::fs::read_to_string(dir.join("stats.csv")).unwrap())[0]
+    };
+    assert!(
+        fresh(&leaves) < fresh(&plain),
+        "{} {}",
+        fresh(&leaves),
+        fresh(&plain)
+    );
+    let losses = validation_losses(&std::fs::read_to_string(leaves.join("stats.csv")).unwrap());
+    let best = losses[1..].iter().copied().fold(f64::INFINITY, f64::min);
+    assert!(best < losses[0], "{losses:?}");
+}
+
+#[test]
 fn bad_flags_are_refused_with_one_error_line() {
     let dir = temp_dir("distill-bad");
     let out = dir.join("out");

@@ -13,9 +13,13 @@
 //! The positions come from games the teacher plays against itself from random openings,
 //! with random moves among its own (see [`SampleSettings`]); each is labelled with the
 //! teacher's value for its side to move. Validation positions come from other games of the
-//! same sampler and choose the epoch kept. Everything is seeded; the minibatch gradient is
+//! same sampler and choose the epoch kept. Or each sampled position stands for the leaves
+//! of its 2-ply search, fitted as a group less the group's mean error: the differences a
+//! depth-2 player compares (fitting those made a weaker player too). Everything is seeded; the minibatch gradient is
 //! summed over fixed chunks in a fixed order, so the weights do not depend on the number of
 //! threads.
+
+use std::ops::Range;
 
 use rand::RngExt;
 use rand::seq::SliceRandom;
@@ -47,11 +51,17 @@ const ADAM_EPSILON: f32 = 1e-8;
 /// `opening_plies` uniformly random plies, the teacher choosing by its one-ply value and
 /// playing a random move with probability `exploration`. Every position of a game with a
 /// move to make is taken, until `positions` are.
+///
+/// With `leaves`, each such position stands for the leaves of its 2-ply search instead
+/// (see [`search_leaves`]), kept together as one group of the set, until `positions`
+/// leaves are: the student then learns what tells apart the positions a depth-2 player
+/// compares, not their common level.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SampleSettings {
     pub positions: usize,
     pub opening_plies: u32,
     pub exploration: f64,
+    pub leaves: bool,
 }
 
 /// How the student is fitted: `epochs` passes over the positions in a fresh random order
@@ -83,9 +93,30 @@ impl FitSettings {
 pub struct Labelled<G> {
     pub positions: Vec<G>,
     pub targets: Vec<f32>,
+    /// Where each group of positions ends, if the positions are grouped (the leaves of one
+    /// search each): a group's mean error is taken out of each of its errors, so only the
+    /// differences between its values are fitted. `None`: each position's value is fitted.
+    pub group_ends: Option<Vec<u32>>,
 }
 
 impl<G> Labelled<G> {
+    /// The ranges of positions fitted together: each group, or each position alone.
+    fn units(&self) -> Vec<Range<usize>> {
+        match &self.group_ends {
+            None => (0..self.positions.len()).map(|i| i..i + 1).collect(),
+            Some(ends) => {
+                let mut begin = 0;
+                ends.iter()
+                    .map(|&end| {
+                        let unit = begin..end as usize;
+                        begin = end as usize;
+                        unit
+                    })
+                    .collect()
+            }
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.positions.len()
     }
@@ -109,6 +140,7 @@ pub fn sample<G: NeuralInput>(
     stream: u64,
 ) -> Result<Labelled<G>, String> {
     let mut positions = Vec::with_capacity(settings.positions);
+    let mut group_ends = settings.leaves.then(Vec::new);
     let mut first_game = 0u64;
     while positions.len() < settings.positions {
         let games: Vec<Vec<G>> = (first_game..first_game + GAMES_AT_ONCE as u64)
@@ -117,7 +149,20 @@ pub fn sample<G: NeuralInput>(
             .collect();
         first_game += GAMES_AT_ONCE as u64;
         let before = positions.len();
-        positions.extend(games.into_iter().flatten());
+        match &mut group_ends {
+            None => positions.extend(games.into_iter().flatten()),
+            Some(ends) => {
+                let roots: Vec<G> = games.into_iter().flatten().collect();
+                let groups: Vec<Vec<G>> = roots.par_iter().map(search_leaves).collect();
+                for group in groups.into_iter().filter(|group| group.len() > 1) {
+                    if positions.len() >= settings.positions {
+                        break;
+                    }
+                    positions.extend(group);
+                    ends.push(positions.len() as u32);
+                }
+            }
+        }
         if positions.len() == before {
             return Err(format!(
                 "{GAMES_AT_ONCE} sampling games gave no position: they end within their \
@@ -126,7 +171,9 @@ pub fn sample<G: NeuralInput>(
             ));
         }
     }
-    positions.truncate(settings.positions);
+    if group_ends.is_none() {
+        positions.truncate(settings.positions);
+    }
     let targets = positions
         .par_iter()
         .map(|position| {
@@ -135,7 +182,37 @@ pub fn sample<G: NeuralInput>(
                 .expect("a network teacher values every position")
         })
         .collect();
-    Ok(Labelled { positions, targets })
+    Ok(Labelled {
+        positions,
+        targets,
+        group_ends,
+    })
+}
+
+/// The leaves of `root`'s 2-ply search that its own side is to move in, which a depth-2
+/// player compares by the network's values for that side. Leaves after a pass (the other
+/// side to move) and finished games, which the search values otherwise, are left out.
+pub fn search_leaves<G: NeuralInput>(root: &G) -> Vec<G> {
+    let mover = root.to_move();
+    let mut leaves = Vec::new();
+    let (mut moves, mut replies) = (MoveList::new(), MoveList::new());
+    root.legal_moves(&mut moves);
+    for &mv in moves.iter() {
+        let mut child = root.clone();
+        child.play_unchecked(mv);
+        if child.outcome().is_some() {
+            continue;
+        }
+        child.legal_moves(&mut replies);
+        for &reply in replies.iter() {
+            let mut leaf = child.clone();
+            leaf.play_unchecked(reply);
+            if leaf.outcome().is_none() && leaf.to_move() == mover {
+                leaves.push(leaf);
+            }
+        }
+    }
+    leaves
 }
 
 /// The positions with a move to make of sampling game `k` (see [`sample`]).
@@ -230,7 +307,9 @@ fn encoded<G: NeuralInput>(position: &G, image: u8, input: &mut [f32]) {
 }
 
 /// Runs epoch `epoch` of fitting `student` to `train` (seeded by `seed`), with Adam state
-/// `adam`, and returns the training loss over the epoch.
+/// `adam`, and returns the training loss over the epoch. A minibatch takes whole units
+/// (positions, or groups: see [`Labelled::group_ends`]) until it holds
+/// `settings.minibatch` positions.
 pub fn fit_epoch<G: NeuralInput>(
     student: &mut Mlp,
     adam: &mut Adam,
@@ -240,7 +319,8 @@ pub fn fit_epoch<G: NeuralInput>(
     epoch: usize,
 ) -> f64 {
     let mut rng = rng_for(seed, &[epoch as u64]);
-    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let units = train.units();
+    let mut order: Vec<u32> = (0..units.len() as u32).collect();
     order.shuffle(&mut rng);
     let image_count = if settings.symmetries {
         train
@@ -255,32 +335,23 @@ pub fn fit_epoch<G: NeuralInput>(
         .collect();
     let rate = settings.learning_rate_at(epoch);
     let genes = student.genes().len();
+    let units_per_chunk = if train.group_ends.is_some() { 1 } else { CHUNK };
     let mut total = 0.0f64;
     let mut genes_now = student.genes().to_vec();
-    for minibatch in order.chunks(settings.minibatch.max(1)) {
-        let scale = 1.0 / minibatch.len() as f32;
+    for minibatch in minibatches(&order, &units, settings.minibatch.max(1)) {
+        let size: usize = minibatch.iter().map(|&u| units[u as usize].len()).sum();
+        let scale = 1.0 / size as f32;
         let sums: Vec<(Vec<f32>, f64)> = minibatch
-            .par_chunks(CHUNK)
+            .par_chunks(units_per_chunk)
             .map(|chunk| {
                 let mut gradient = vec![0.0f32; genes];
-                let mut loss = 0.0f64;
-                let mut input = [0.0f32; MAX_WIDTH];
-                for &i in chunk {
-                    let i = i as usize;
-                    let input = &mut input[..train.positions[i].input_len()];
-                    encoded(&train.positions[i], images[i], input);
-                    let target = train.targets[i];
-                    // Loss (v − t)² with v = 2σ − 1: ∂loss/∂σ = 4 (v − t).
-                    student.accumulate_gradient(
-                        input,
-                        |output| {
-                            let error = 2.0 * output - 1.0 - target;
-                            loss += f64::from(error * error);
-                            4.0 * error * scale
-                        },
-                        &mut gradient,
-                    );
-                }
+                let loss = chunk
+                    .iter()
+                    .map(|&u| {
+                        let unit = units[u as usize].clone();
+                        unit_gradient(student, train, unit, &images, scale, &mut gradient)
+                    })
+                    .sum::<f64>();
                 (gradient, loss)
             })
             .collect();
@@ -295,21 +366,99 @@ pub fn fit_epoch<G: NeuralInput>(
     total / train.len().max(1) as f64
 }
 
-/// The mean squared error of `student`'s values (2σ − 1) against `set`'s targets.
+/// `order`'s units in consecutive minibatches, each closed once it holds `minibatch`
+/// positions.
+fn minibatches<'a>(
+    order: &'a [u32],
+    units: &'a [Range<usize>],
+    minibatch: usize,
+) -> impl Iterator<Item = &'a [u32]> {
+    let mut rest = order;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut positions = 0;
+        let mut taken = 0;
+        while taken < rest.len() && positions < minibatch {
+            positions += units[rest[taken] as usize].len();
+            taken += 1;
+        }
+        let (batch, later) = rest.split_at(taken);
+        rest = later;
+        Some(batch)
+    })
+}
+
+/// The error of the student's value (2σ − 1) against the target at each position of
+/// `unit`, less the unit's mean error if the set is grouped: what the fit minimises.
+fn unit_offset<G: NeuralInput>(student: &Mlp, set: &Labelled<G>, unit: &Range<usize>) -> f32 {
+    if set.group_ends.is_none() {
+        return 0.0;
+    }
+    let sum: f32 = unit
+        .clone()
+        .map(|i| {
+            let position = &set.positions[i];
+            2.0 * position.network_output(student, position.to_move()) - 1.0 - set.targets[i]
+        })
+        .sum();
+    sum / unit.len() as f32
+}
+
+/// Adds the gradient of `unit`'s squared errors (see [`unit_offset`]), times `scale`, to
+/// `gradient`, each position shown in its image of `images`; returns the errors' sum.
+fn unit_gradient<G: NeuralInput>(
+    student: &Mlp,
+    set: &Labelled<G>,
+    unit: Range<usize>,
+    images: &[u8],
+    scale: f32,
+    gradient: &mut [f32],
+) -> f64 {
+    let offset = unit_offset(student, set, &unit);
+    let mut loss = 0.0f64;
+    let mut input = [0.0f32; MAX_WIDTH];
+    for i in unit {
+        let input = &mut input[..set.positions[i].input_len()];
+        encoded(&set.positions[i], images[i], input);
+        let target = set.targets[i];
+        // Loss (v − t − offset)² with v = 2σ − 1: ∂loss/∂σ = 4 (v − t − offset).
+        student.accumulate_gradient(
+            input,
+            |output| {
+                let error = 2.0 * output - 1.0 - target - offset;
+                loss += f64::from(error * error);
+                4.0 * error * scale
+            },
+            gradient,
+        );
+    }
+    loss
+}
+
+/// The mean squared error of `student`'s values (2σ − 1) against `set`'s targets, each
+/// group's mean error taken out if the set is grouped.
 pub fn loss<G: NeuralInput>(student: &Mlp, set: &Labelled<G>) -> f64 {
-    let sums: Vec<f64> = set
-        .positions
+    let units = set.units();
+    let sums: Vec<f64> = units
         .par_chunks(CHUNK)
-        .zip(set.targets.par_chunks(CHUNK))
-        .map(|(positions, targets)| {
-            positions
+        .map(|chunk| {
+            chunk
                 .iter()
-                .zip(targets)
-                .map(|(position, &target)| {
-                    let value = 2.0 * position.network_output(student, position.to_move()) - 1.0;
-                    f64::from((value - target) * (value - target))
+                .map(|unit| {
+                    let offset = unit_offset(student, set, unit);
+                    unit.clone()
+                        .map(|i| {
+                            let position = &set.positions[i];
+                            let value =
+                                2.0 * position.network_output(student, position.to_move()) - 1.0;
+                            let error = value - set.targets[i] - offset;
+                            f64::from(error * error)
+                        })
+                        .sum::<f64>()
                 })
-                .sum()
+                .sum::<f64>()
         })
         .collect();
     sums.iter().sum::<f64>() / set.len().max(1) as f64
@@ -318,8 +467,8 @@ pub fn loss<G: NeuralInput>(student: &Mlp, set: &Labelled<G>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
     use crate::games::othello::Othello;
+    use crate::games::{Game, Player};
     use crate::learn::teacher::NetworkTeacher;
     use crate::nn::{Topology, nguyen_widrow};
 
@@ -338,10 +487,24 @@ mod tests {
             positions: 600,
             opening_plies: 4,
             exploration: 0.2,
+            leaves: false,
         };
         let train = sample(&Othello::start(), &teacher, &judge, settings, 9, 0).unwrap();
         let validation = sample(&Othello::start(), &teacher, &judge, settings, 9, 1).unwrap();
         (teacher, train, validation)
+    }
+
+    /// `positions` leaves of the same teacher's games, grouped by search, from `stream`.
+    fn leaf_set(positions: usize, stream: u64) -> Labelled<Othello> {
+        let teacher = Network::Mlp(mlp(&[64, 8, 1], 5));
+        let judge = NetworkTeacher::new(teacher.clone(), 0, 0);
+        let settings = SampleSettings {
+            positions,
+            opening_plies: 4,
+            exploration: 0.2,
+            leaves: true,
+        };
+        sample(&Othello::start(), &teacher, &judge, settings, 9, stream).unwrap()
     }
 
     fn fit_settings(epochs: usize) -> FitSettings {
@@ -368,6 +531,67 @@ mod tests {
     }
 
     #[test]
+    fn the_starts_search_leaves_are_its_twelve_two_ply_positions() {
+        // Othello's perft(2) is 12: four moves, three replies each, Black to move again.
+        let leaves = search_leaves(&Othello::start());
+        assert_eq!(leaves.len(), 12);
+        assert!(leaves.iter().all(|leaf| leaf.to_move() == Player::First));
+        let mut distinct = leaves.clone();
+        distinct.sort_by_key(|leaf| format!("{leaf:?}"));
+        distinct.dedup();
+        assert_eq!(distinct.len(), 12);
+    }
+
+    #[test]
+    fn leaf_groups_are_whole_searches_and_fit_only_their_differences() {
+        let mut set = leaf_set(3000, 0);
+        let ends = set.group_ends.clone().unwrap();
+        assert_eq!(*ends.last().unwrap() as usize, set.len());
+        assert!(set.len() >= 3000);
+        let units = set.units();
+        assert!(units.iter().all(|unit| unit.len() > 1));
+        // Each group is the leaves of one position, whose mover they share.
+        for unit in &units {
+            let mover = set.positions[unit.start].to_move();
+            assert!(
+                set.positions[unit.clone()]
+                    .iter()
+                    .all(|p| p.to_move() == mover)
+            );
+        }
+        // A group's level is not fitted: shifting all its targets alike changes nothing.
+        let student = mlp(&[64, 8, 1], 6);
+        let before = loss(&student, &set);
+        for (k, unit) in units.iter().enumerate() {
+            let shift = 0.05 * (k % 7) as f32;
+            set.targets[unit.clone()]
+                .iter_mut()
+                .for_each(|t| *t += shift);
+        }
+        assert!((loss(&student, &set) - before).abs() < 1e-6);
+        // Without groups the same shift does change the loss.
+        let ungrouped = Labelled {
+            group_ends: None,
+            ..set
+        };
+        assert!((loss(&student, &ungrouped) - before).abs() > 1e-3);
+    }
+
+    #[test]
+    fn fitting_leaf_groups_brings_the_students_differences_towards_the_teachers() {
+        let (train, validation) = (leaf_set(6000, 0), leaf_set(2000, 1));
+        let mut student = mlp(&[64, 8, 1], 6);
+        let before = loss(&student, &validation);
+        let mut adam = Adam::new(student.genes().len());
+        let settings = fit_settings(20);
+        for epoch in 0..settings.epochs {
+            fit_epoch(&mut student, &mut adam, &train, settings, 3, epoch);
+        }
+        let after = loss(&student, &validation);
+        assert!(after < before / 4.0, "validation loss {before} → {after}");
+    }
+
+    #[test]
     fn openings_as_long_as_the_games_are_refused() {
         let teacher = Network::Mlp(mlp(&[64, 8, 1], 5));
         let judge = NetworkTeacher::new(teacher.clone(), 0, 0);
@@ -375,6 +599,7 @@ mod tests {
             positions: 10,
             opening_plies: 200,
             exploration: 0.0,
+            leaves: false,
         };
         let refused = sample(&Othello::start(), &teacher, &judge, settings, 9, 0);
         assert!(refused.err().unwrap().contains("200 opening plies"));
@@ -396,7 +621,13 @@ mod tests {
 
     #[test]
     fn the_fit_is_the_same_on_any_number_of_threads() {
-        let (_, train, _) = teacher_and_sets();
+        let (_, values, _) = teacher_and_sets();
+        for train in [values, leaf_set(3000, 0)] {
+            assert_fit_ignores_threads(&train);
+        }
+    }
+
+    fn assert_fit_ignores_threads(train: &Labelled<Othello>) {
         let fitted = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -410,7 +641,7 @@ mod tests {
                     ..fit_settings(3)
                 };
                 for epoch in 0..settings.epochs {
-                    fit_epoch(&mut student, &mut adam, &train, settings, 3, epoch);
+                    fit_epoch(&mut student, &mut adam, train, settings, 3, epoch);
                 }
                 student.genes().to_vec()
             })
