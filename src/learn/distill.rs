@@ -6,16 +6,16 @@
 //! positions not to undo the older ones. Here the same positions are seen many times,
 //! minibatches average the gradient of many, and Adam scales each weight's step by that
 //! weight's own gradient history. On Othello's 64-42-1 network this fits the teacher's
-//! values more closely than online distillation does (mean squared error 0.047–0.059
-//! against about 0.067), yet plays worse at depth 2: the error a fit minimises is not what
-//! a searching player needs (docs/results.md).
+//! values more closely than online distillation does (mean squared error 0.043–0.059
+//! against about 0.067), yet the depth-2 player does not follow the error (70–82% against
+//! `heuristic:2`); a 64-128-1 fit passes 85% (docs/results.md).
 //!
 //! The positions come from games the teacher plays against itself from random openings,
 //! with random moves among its own (see [`SampleSettings`]); each is labelled with the
 //! teacher's value for its side to move. Validation positions come from other games of the
 //! same sampler and choose the epoch kept. Or each sampled position stands for the leaves
 //! of its 2-ply search, fitted as a group less the group's mean error: the differences a
-//! depth-2 player compares (fitting those made a weaker player too). Everything is seeded; the minibatch gradient is
+//! depth-2 player compares. Everything is seeded; the minibatch gradient is
 //! summed over fixed chunks in a fixed order, so the weights do not depend on the number of
 //! threads.
 
