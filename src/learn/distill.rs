@@ -390,19 +390,28 @@ fn minibatches<'a>(
     })
 }
 
-/// The error of the student's value (2σ − 1) against the target at each position of
-/// `unit`, less the unit's mean error if the set is grouped: what the fit minimises.
+/// The error of a student's output `output` (σ) against `target`: its value 2σ − 1 less
+/// the target.
+fn value_error(output: f32, target: f32) -> f32 {
+    2.0 * output - 1.0 - target
+}
+
+/// The student's error (see [`value_error`]) at position `i` of `set`.
+fn error_at<G: NeuralInput>(student: &Mlp, set: &Labelled<G>, i: usize) -> f32 {
+    let position = &set.positions[i];
+    value_error(
+        position.network_output(student, position.to_move()),
+        set.targets[i],
+    )
+}
+
+/// What each error of `unit` is measured from: the unit's mean error if the set is
+/// grouped (only the differences within a group are fitted), else 0.
 fn unit_offset<G: NeuralInput>(student: &Mlp, set: &Labelled<G>, unit: &Range<usize>) -> f32 {
     if set.group_ends.is_none() {
         return 0.0;
     }
-    let sum: f32 = unit
-        .clone()
-        .map(|i| {
-            let position = &set.positions[i];
-            2.0 * position.network_output(student, position.to_move()) - 1.0 - set.targets[i]
-        })
-        .sum();
+    let sum: f32 = unit.clone().map(|i| error_at(student, set, i)).sum();
     sum / unit.len() as f32
 }
 
@@ -427,7 +436,7 @@ fn unit_gradient<G: NeuralInput>(
         student.accumulate_gradient(
             input,
             |output| {
-                let error = 2.0 * output - 1.0 - target - offset;
+                let error = value_error(output, target) - offset;
                 loss += f64::from(error * error);
                 4.0 * error * scale
             },
@@ -450,10 +459,7 @@ pub fn loss<G: NeuralInput>(student: &Mlp, set: &Labelled<G>) -> f64 {
                     let offset = unit_offset(student, set, unit);
                     unit.clone()
                         .map(|i| {
-                            let position = &set.positions[i];
-                            let value =
-                                2.0 * position.network_output(student, position.to_move()) - 1.0;
-                            let error = value - set.targets[i] - offset;
+                            let error = error_at(student, set, i) - offset;
                             f64::from(error * error)
                         })
                         .sum::<f64>()
