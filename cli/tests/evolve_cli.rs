@@ -667,3 +667,51 @@ fn learning_symmetries_is_refused_where_the_board_has_none() {
     assert!(line.contains("--td-games"), "{line}");
     assert!(!out.exists());
 }
+
+/// Every file in `dir` with its bytes, by name.
+fn directory_contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A finished run without checkpoints (the shipped runs, or a copy of one) cannot be
+/// continued: resuming it is refused, and none of its files changes (no lock file either).
+#[test]
+fn resuming_a_run_without_checkpoints_changes_nothing() {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../populations/kalah");
+    let dir = temp_dir("resume-shipped");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["run.json", "stats.csv", "champion.evo"] {
+        std::fs::copy(shipped.join(name), dir.join(name)).unwrap();
+    }
+    let before = directory_contents(&dir);
+    let path = dir.to_str().unwrap();
+    let err = bad_input(&[
+        "evolve",
+        "--out",
+        path,
+        "--resume",
+        "--generations",
+        "1",
+        "--no-plots",
+    ]);
+    assert!(
+        err.contains("generations in stats.csv but has no checkpoint"),
+        "{err}"
+    );
+    // With the budget it had, too, and with only the champion left.
+    bad_input(&["evolve", "--out", path, "--resume", "--no-plots"]);
+    assert_eq!(directory_contents(&dir), before);
+    std::fs::remove_file(dir.join("stats.csv")).unwrap();
+    let err = bad_input(&["evolve", "--out", path, "--resume", "--no-plots"]);
+    assert!(err.contains("records a champion.evo"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,8 @@
 """evolve: a short Kalah run with a callback, and Ctrl-C keeping the last checkpoint."""
 
 import os
+import pathlib
+import shutil
 import signal
 
 import pytest
@@ -51,3 +53,15 @@ def test_ctrl_c_stops_after_the_generation_and_resume_finishes_the_run(tmp_path)
     fresh = evoboard.evolve("kalah", out=tmp_path / "fresh", generations=3, **SMALL)
     strip = lambda rows: [{k: v for k, v in row.items() if k != "seconds"} for row in rows]  # noqa: E731
     assert strip(resumed["stats"]) == strip(fresh["stats"])  # exact resume
+
+
+def test_resuming_a_finished_run_without_checkpoints_raises_and_changes_nothing(tmp_path):
+    shipped = pathlib.Path(__file__).resolve().parents[2] / "populations" / "kalah"
+    out = tmp_path / "kalah"
+    out.mkdir()
+    for name in ["run.json", "stats.csv", "champion.evo"]:
+        shutil.copy(shipped / name, out / name)
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    with pytest.raises(ValueError, match="no checkpoint"):
+        evoboard.evolve(out=out, resume=True, generations=1)
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before

@@ -68,7 +68,10 @@ impl<G: NamedEvaluators> Evolution<G> {
             dir: dir.to_path_buf(),
         };
         let info = run.read_info()?;
+        // Refused before the lock is taken, so a finished run's directory is left as it was.
+        refuse_run_without_checkpoint(&run)?;
         let lock = RunLock::acquire(dir)?;
+        refuse_run_without_checkpoint(&run)?;
         if info.game != start.name() {
             return Err(EvolveError::Resume(format!(
                 "{} is a run of the game {}, not {}",
@@ -164,6 +167,33 @@ impl<G: NamedEvaluators> Evolution<G> {
         }
         Ok(())
     }
+}
+
+/// Refuses to resume a run whose files record played generations (`stats.csv` rows or a
+/// `champion.evo`) but that has no checkpoint to continue from — a shipped or copied run,
+/// or one whose checkpoints were deleted: starting it over would overwrite its results.
+fn refuse_run_without_checkpoint(run: &RunDir) -> Result<(), EvolveError> {
+    if run.latest_checkpoint().is_some() {
+        return Ok(());
+    }
+    let recorded = match stats::read_stats_csv(&run.stats_csv()) {
+        Ok(rows) if rows.len() == 1 => Some("1 generation in stats.csv".to_string()),
+        Ok(rows) if !rows.is_empty() => Some(format!("{} generations in stats.csv", rows.len())),
+        Err(_) if run.stats_csv().exists() => Some("a stats.csv".to_string()),
+        _ => run
+            .champion()
+            .exists()
+            .then(|| "a champion.evo".to_string()),
+    };
+    let Some(recorded) = recorded else {
+        return Ok(());
+    };
+    Err(EvolveError::Resume(format!(
+        "{} records {recorded} but has no checkpoint (gen-*.evo) to continue from: resuming \
+         would start the run over and overwrite its results, so nothing was changed (a run \
+         resumes only while it keeps its checkpoints; start a new run in another directory)",
+        run.dir.display()
+    )))
 }
 
 /// Fails before anything is allocated if a run of `config` would not fit in memory (see
