@@ -2,7 +2,7 @@
 //! undo), what each move did in words, hints, the result and the saved record. The terminal
 //! (`play`) and the web page (`serve`) share it, so both say and save the same things.
 
-use crate::arena::SearchAgent;
+use crate::arena::{History, SearchAgent};
 use crate::games::joint::{format_part, is_joint};
 use crate::games::{Describe, Game, MoveList, Notation, Outcome, Player};
 use crate::search::Limits;
@@ -68,6 +68,15 @@ impl<G: Describe> Session<G> {
         self.game = self.before[index].clone();
         self.before.truncate(index);
         true
+    }
+
+    /// The game so far, for an agent that needs it (a GTP engine replays it).
+    pub fn history(&self) -> History<'_, G> {
+        History {
+            start: &self.start,
+            moves: &self.moves,
+            spent: None,
+        }
     }
 
     /// The moves played, in the game's notation.

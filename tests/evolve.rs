@@ -137,7 +137,7 @@ fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
     let count = || {
         games.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     };
-    let fitness = play_league(&Othello::start(), &config, 1, &networks, &[], &[], &count);
+    let fitness = play_league(&Othello::start(), &config, 1, &networks, &[], &[], &count).unwrap();
     assert_eq!(games.into_inner(), 20);
     let total: f64 = fitness.iter().sum();
     // 20 games: 3 points each if decided, 2 if drawn.
@@ -145,12 +145,13 @@ fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
     assert!(fitness.iter().all(|&f| f <= 8.0 * 3.0));
     // Same generation, same result; the hall of fame adds two games per individual each.
     assert_eq!(
-        play_league(&Othello::start(), &config, 1, &networks, &[], &[], &|| {}),
+        play_league(&Othello::start(), &config, 1, &networks, &[], &[], &|| {}).unwrap(),
         fitness
     );
     let hall = [networks[0].clone()];
     assert_eq!(league_games(&config, 1, 1, 0), 30);
-    let with_hall = play_league(&Othello::start(), &config, 1, &networks, &hall, &[], &|| {});
+    let with_hall =
+        play_league(&Othello::start(), &config, 1, &networks, &hall, &[], &|| {}).unwrap();
     assert!(with_hall.iter().zip(&fitness).all(|(h, f)| h >= f));
     // A sampled league: each individual draws 2 opponents; mutual draws are played once,
     // so at most 2·K·P games, and nobody earns more than from all its games.
@@ -160,7 +161,7 @@ fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
     };
     let games = league_games(&sampled, 1, 0, 0);
     assert!((10..=20).contains(&games), "{games}");
-    let fitness = play_league(&Othello::start(), &sampled, 1, &networks, &[], &[], &|| {});
+    let fitness = play_league(&Othello::start(), &sampled, 1, &networks, &[], &[], &|| {}).unwrap();
     assert!(fitness.iter().all(|&f| f <= 24.0));
     assert!(fitness.iter().sum::<f64>() <= 3.0 * 2.0 * games as f64);
 }
@@ -348,13 +349,13 @@ fn sparring_partners_add_their_games_to_fitness_on_openings_the_population_share
     let network = Arc::new(NeuralEvaluator::new(Mlp::new(topology, genes)));
     let population = vec![network.clone(), network.clone(), network];
     let greedy_only = &partners[1..];
-    let fitness = play_league(&start, &config, 1, &population, &[], greedy_only, &|| {});
+    let fitness = play_league(&start, &config, 1, &population, &[], greedy_only, &|| {}).unwrap();
     assert_eq!(fitness.len(), 3);
     assert!(
         fitness.iter().all(|&f| f == fitness[0] && f <= 12.0),
         "{fitness:?}"
     );
-    let both = play_league(&start, &config, 1, &population, &[], &partners, &|| {});
+    let both = play_league(&start, &config, 1, &population, &[], &partners, &|| {}).unwrap();
     assert!(
         both.iter().all(|&f| f >= fitness[0] && f <= 24.0),
         "{both:?}"
@@ -1012,7 +1013,7 @@ fn td_learning_turns_a_blank_network_into_a_player_that_beats_random_play() {
         ranking: 0.0,
         lambda: 0.0,
     };
-    train(&mut network, 2000, &setup, settings, None);
+    train(&mut network, 2000, &setup, settings, None).expect("no partner to forfeit");
     let learned = score(&network);
     assert!(
         learned >= 0.85 && learned > blank + 0.2,
@@ -1049,6 +1050,7 @@ fn self_play_updates(
         settings,
         &mut rng,
     )
+    .expect("self-play forfeits nothing")
     .updates
 }
 
@@ -1081,7 +1083,7 @@ fn learning_symmetries_teaches_each_position_and_its_seven_images() {
     };
     let trained = |symmetries| {
         let mut network = start_network.clone();
-        train(&mut network, 3, &setup, settings(symmetries), None);
+        train(&mut network, 3, &setup, settings(symmetries), None).expect("no partner to forfeit");
         network
     };
     let mut by_hand = start_network.clone();
@@ -1267,7 +1269,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
         lambda: 0.0,
     };
     let teaching = evoboard::learn::teacher::NetworkTeacher::new(teacher.clone(), 0, 0);
-    train(&mut student, 2000, &setup, settings, Some(&teaching));
+    train(&mut student, 2000, &setup, settings, Some(&teaching)).expect("no partner to forfeit");
     let after = error(&student);
     assert!(after < before / 10.0, "error {before} → {after}");
     // A teacher needs learning games to teach in.
@@ -1331,7 +1333,7 @@ fn kalah_learner(
         ranking: 0.0,
         lambda: 0.0,
     };
-    train(&mut network, games, &setup, settings, teacher);
+    train(&mut network, games, &setup, settings, teacher).expect("no partner to forfeit");
     network
 }
 
@@ -1692,15 +1694,15 @@ fn common_random_moves_give_copies_of_one_network_the_same_fitness() {
         ..exploring.clone()
     };
     let copies = vec![small_mlp(2); 4];
-    let own_luck = play_league(&start, &exploring, 1, &copies, &[], &greedy, &|| {});
+    let own_luck = play_league(&start, &exploring, 1, &copies, &[], &greedy, &|| {}).unwrap();
     assert!(own_luck.iter().any(|&f| f != own_luck[0]), "{own_luck:?}");
-    let shared_luck = play_league(&start, &common, 1, &copies, &[], &greedy, &|| {});
+    let shared_luck = play_league(&start, &common, 1, &copies, &[], &greedy, &|| {}).unwrap();
     assert!(
         shared_luck.iter().all(|&f| f == shared_luck[0]),
         "{shared_luck:?}"
     );
     let others: Vec<_> = (2..6).map(small_mlp).collect();
-    let mixed = play_league(&start, &common, 1, &others, &[], &greedy, &|| {});
+    let mixed = play_league(&start, &common, 1, &others, &[], &greedy, &|| {}).unwrap();
     assert!(mixed.iter().any(|&f| f != mixed[0]), "{mixed:?}");
     let no_partners = EvolveConfig {
         common_random_moves: true,
@@ -1725,7 +1727,7 @@ fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
     let greedy = greedy_partner(&start);
     let config = against_greedy(3);
     let population = vec![small_mlp(2); 3];
-    let plain = play_league(&start, &config, 1, &population, &[], &greedy, &|| {});
+    let plain = play_league(&start, &config, 1, &population, &[], &greedy, &|| {}).unwrap();
     // Ten replays of one game per colour: each colour's 3, 1 or 0 points ten times.
     assert!(plain.iter().all(|&f| f == plain[0]), "{plain:?}");
     assert!(
@@ -1736,11 +1738,11 @@ fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
         play_epsilon: 0.3,
         ..config.clone()
     };
-    let varied = play_league(&start, &exploring, 1, &population, &[], &greedy, &|| {});
+    let varied = play_league(&start, &exploring, 1, &population, &[], &greedy, &|| {}).unwrap();
     assert!(varied.iter().any(|&f| f != varied[0]), "{varied:?}");
     assert_eq!(
         varied,
-        play_league(&start, &exploring, 1, &population, &[], &greedy, &|| {})
+        play_league(&start, &exploring, 1, &population, &[], &greedy, &|| {}).unwrap()
     );
     // The benchmark plays so too.
     let run_config = EvolveConfig {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rand::RngExt;
 
-use evoboard::arena::{AgentSpec, random_opening};
+use evoboard::arena::{AgentSpec, History, random_opening};
 use evoboard::champion::Champion;
 use evoboard::eval::Evaluator;
 use evoboard::eval::neural::{NeuralEvaluator, NeuralInput};
@@ -408,7 +408,7 @@ fn champions_of_either_family_round_trip_and_play() {
     let spec: AgentSpec = format!("champion:{}", path.display()).parse().unwrap();
     let start = Othello::start();
     let agent = spec.build(&start).unwrap();
-    let mv = agent.choose(&start, &mut rng);
+    let mv = agent.choose(&start, History::at(&start), &mut rng).unwrap();
     assert!(start.play(mv).is_ok());
     // The same file is no Kalah player.
     let kalah = evoboard::games::mancala::Kalah::game(6, 4, false);
@@ -429,7 +429,8 @@ fn champions_written_before_network_families_still_load_and_play() {
     let mv = spec
         .build(&start)
         .unwrap()
-        .choose(&start, &mut rng_for(1, &[]));
+        .choose(&start, History::at(&start), &mut rng_for(1, &[]))
+        .unwrap();
     assert!(start.play(mv).is_ok());
 }
 

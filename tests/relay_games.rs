@@ -1,7 +1,7 @@
 //! Congklak and Congkak: relay sowing, shooting, passes, burnt holes, rounds and the
 //! simultaneous opening, checked on hand-made positions, random games and the search.
 
-use evoboard::arena::{Agent, AgentSpec, play_game};
+use evoboard::arena::{Agent, AgentSpec, History, play_game};
 use evoboard::eval::NamedEvaluators;
 use evoboard::games::joint::is_joint;
 use evoboard::games::mancala::congklak::MAX_RELAYS;
@@ -226,9 +226,10 @@ fn congkak_opening_is_one_joint_move_chosen_unseen() {
         .build(&start)
         .unwrap();
     let mut rng = rng_for(1, &[]);
-    let south = agent.choose(&start.seen_by(Player::First), &mut rng);
-    let north = agent.choose(&north_view, &mut rng);
-    let again = agent.choose(&start.seen_by(Player::First), &mut rng);
+    let mut choose = |view: &Congkak| agent.choose(view, History::at(view), &mut rng).unwrap();
+    let south = choose(&start.seen_by(Player::First));
+    let north = choose(&north_view);
+    let again = choose(&start.seen_by(Player::First));
     assert_eq!(south, again);
     assert!(start.play(start.merge(south, north)).is_ok());
 }

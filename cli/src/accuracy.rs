@@ -11,7 +11,8 @@ use crate::common::configure_threads;
 use crate::error::{BadInput, CliResult};
 use evoboard::arena::AgentSpec;
 use evoboard::arena::accuracy::{
-    Accuracy, ExactMoves, KalahOracle, OthelloOracle, Sampler, Source, losses, valued_sample,
+    Accuracy, ExactMoves, KalahOracle, Losses, OthelloOracle, Sampler, Source, losses,
+    valued_sample,
 };
 use evoboard::eval::NamedEvaluators;
 use evoboard::games::mancala::Kalah;
@@ -141,9 +142,9 @@ fn run_game<G: NamedEvaluators>(
         } => eprintln!("warning: the cache was not used ({reason}); solved again"),
         Source::Solved { ignored: None } => {}
     }
-    let lost: Vec<Vec<i32>> = players
+    let lost: Vec<Losses> = players
         .iter()
-        .map(|(_, agent)| losses(agent.as_ref(), &positions, args.seed))
+        .map(|(_, agent)| losses(agent.as_ref(), &start, &positions, args.seed))
         .collect();
     // Every player after the first is compared with it on the same positions.
     let reference = &players[0].0;
@@ -156,10 +157,16 @@ fn run_game<G: NamedEvaluators>(
             if k == 0 {
                 accuracy
             } else {
-                accuracy.versus(losses, reference, &lost[0])
+                let (own, first) = (&losses.per_position, &lost[0].per_position);
+                accuracy.versus(own, reference, first)
             }
         })
         .collect();
+    // A measure with forfeits is marked: a warning for each such player, and the fields
+    // `forfeited` and `first_forfeit` of its JSON.
+    for warning in results.iter().filter_map(Accuracy::warning) {
+        eprintln!("warning: {warning}");
+    }
     let sample = sampler.describe(start.name(), &oracle.describe());
     if args.json {
         let report = serde_json::json!({ "sample": sample, "players": results });
@@ -195,8 +202,12 @@ fn print_table(sample: &str, results: &[Accuracy]) {
                 v.mean_difference, v.ci_low, v.ci_high
             )
         });
+        let forfeits = match r.forfeited {
+            0 => String::new(),
+            n => format!("  [{n} forfeited]"),
+        };
         println!(
-            "{:<width$} {:>9} {:>7.1}% {:>6.1}% – {:>4.1}% {:>9.2} {:>6.2} – {:>5.2} {versus:>23}",
+            "{:<width$} {:>9} {:>7.1}% {:>6.1}% – {:>4.1}% {:>9.2} {:>6.2} – {:>5.2} {versus:>23}{forfeits}",
             r.player,
             r.positions,
             100.0 * r.optimal_share,

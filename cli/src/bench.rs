@@ -116,7 +116,7 @@ fn measure_learning<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResul
         for _ in 0..repeats {
             let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
             let clock = Instant::now();
-            pool.install(|| train(&mut network, games as usize, &setup, settings, None));
+            pool.install(|| train(&mut network, games as usize, &setup, settings, None))?;
             best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
         }
         println!(
@@ -156,7 +156,7 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult 
             .build()?;
         for _ in 0..repeats {
             let clock = Instant::now();
-            pool.install(|| play_league(start, &config, 1, &networks, &[], &[], &|| {}));
+            pool.install(|| play_league(start, &config, 1, &networks, &[], &[], &|| {}))?;
             best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
         }
         println!(

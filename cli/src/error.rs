@@ -87,6 +87,7 @@ blame!(
     serde_json::Error,
     indicatif::style::TemplateError,
     rayon::ThreadPoolBuildError,
+    evoboard::arena::Forfeit,
 );
 
 /// Sorts error types that know themselves whether the input was at fault.

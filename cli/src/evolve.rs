@@ -15,7 +15,10 @@ use crate::error::{BadInput, CliResult};
 use crate::plot::default_plot_dir;
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::{EvolutionState, RunDir};
-use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, MAX_TD_BATCH, NetworkChoice, Preset};
+use evoboard::evolve::config::{
+    DEFAULT_PRESET, EvolveConfig, MAX_SPARRING_GAMES, MAX_TD_BATCH, MAX_TD_GAMES, NetworkChoice,
+    Preset,
+};
 use evoboard::evolve::{Evolution, EvolveError, Observer, benchmark_specs};
 
 use crate::stop::{as_started, interrupted, stop_on_ctrl_c};
@@ -125,7 +128,7 @@ pub struct EvolveArgs {
     snapshots: Option<u32>,
     /// TD learning games per individual and generation [default: td 50000, ctdl 10000,
     /// others 0].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_TD_GAMES as i64))]
     td_games: Option<u32>,
     /// TD step size α [default: 0.002].
     #[arg(long)]
@@ -169,7 +172,7 @@ pub struct EvolveArgs {
     sparring: Option<Vec<String>>,
     /// Fitness games each individual plays against each sparring partner per generation,
     /// colours alternating, on openings the whole population shares [default: 0].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_SPARRING_GAMES as i64))]
     sparring_games: Option<u32>,
     /// What teaches the TD learners' positions their targets instead of the learner's own
     /// value one move later: a champion file, whose network every position learns (kept in

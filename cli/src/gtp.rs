@@ -20,7 +20,7 @@ use clap::Args;
 use crate::common::{LineRead, MAX_LINE_BYTES, read_text_line};
 use crate::error::CliResult;
 use crate::nboard::move_time;
-use evoboard::arena::AgentSpec;
+use evoboard::arena::{AgentSpec, History};
 use evoboard::games::othello::{Move, Othello};
 use evoboard::games::{Game, MoveList, Notation, Player};
 use evoboard::rng::rng_for;
@@ -123,9 +123,9 @@ pub fn serve(
                 game = next;
                 Ok(String::new())
             }),
-            ("genmove", [colour]) => to_turn(&mut game, colour).map(|()| {
+            ("genmove", [colour]) => to_turn(&mut game, colour).and_then(|()| {
                 if game.count_moves() == 0 {
-                    return "pass".to_string();
+                    return Ok("pass".to_string());
                 }
                 let mv = match &searcher {
                     Some(searcher) => {
@@ -136,16 +136,21 @@ pub fn serve(
                         let result = searcher.search_within(&game, limits).0;
                         result.best.unwrap_or(Move::PASS)
                     }
-                    None => agent.choose(&game, &mut rng),
+                    None => match agent.choose(&game, History::at(&game), &mut rng) {
+                        Ok(mv) => mv,
+                        Err(forfeit) => return Err(forfeit.reason),
+                    },
                 };
                 game.play_unchecked(mv);
-                vertex(mv)
+                Ok(vertex(mv))
             }),
             ("time_settings", [_, byo_yomi, stones]) => {
                 match (byo_yomi.parse::<f64>(), stones.parse::<f64>()) {
                     (Ok(time), Ok(stones)) if time >= 0.0 && stones >= 0.0 => {
                         if time > 0.0 && stones > 0.0 {
-                            think = longest.min(Duration::from_secs_f64(time / stones));
+                            // Beyond what a Duration holds is as long as the longest.
+                            let per_move = Duration::try_from_secs_f64(time / stones);
+                            think = longest.min(per_move.unwrap_or(longest));
                         }
                         Ok(String::new())
                     }

@@ -16,6 +16,10 @@ pub(crate) fn main<T: FromArgMatches>(
     run: impl FnOnce(T) -> CliResult,
 ) -> ExitCode {
     restore_default_sigpipe();
+    if let Err(error) = crate::stop::end_engines_with_the_process() {
+        eprintln!("error: {error}");
+        return ExitCode::FAILURE;
+    }
     // Under an MPI launcher (built with the `mpi` feature), join the job first, so that
     // only its leader prints.
     let launch = evoboard::farm::launch();

@@ -31,11 +31,12 @@ use clap::Args;
 
 use crate::common::{LineRead, MAX_LINE_BYTES, read_text_line};
 use crate::error::CliResult;
-use evoboard::arena::{Agent, AgentSpec, ClockedAgent, SearchAgent};
+use evoboard::arena::{AgentSpec, ClockedAgent, SearchAgent};
 use evoboard::games::othello::{Move, Othello, parse_ggf};
 use evoboard::games::{Game, Notation};
 use evoboard::rng::rng_for;
 use evoboard::search::{Limits, WIN_VALUE};
+use rand::RngExt;
 
 #[derive(Debug, Args)]
 pub struct NboardArgs {
@@ -48,11 +49,14 @@ pub struct NboardArgs {
     move_time: f64,
 }
 
-/// A think time in seconds: positive and at most a day.
+/// A think time in seconds: positive and at most a day ([`evoboard::search::time_limit`]).
 pub(crate) fn move_time(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
-        _ => Err(format!("'{text}' is not a number of seconds in (0, 86400]")),
+        Ok(seconds) if evoboard::search::time_limit(seconds).is_ok() => Ok(seconds),
+        _ => Err(format!(
+            "'{text}' is not a number of seconds in (0, {}]",
+            evoboard::search::MAX_SECONDS
+        )),
     }
 }
 
@@ -325,10 +329,8 @@ impl Engine {
                 if moves.is_empty() {
                     return (Move::PASS, 0.0);
                 }
-                (
-                    evoboard::arena::RandomAgent.choose(&self.game, &mut self.rng),
-                    0.0,
-                )
+                // Uniformly random, as `random` plays.
+                (moves[self.rng.random_range(0..moves.len())], 0.0)
             }
         }
     }

@@ -10,9 +10,9 @@ use clap::Args;
 use crate::common::{
     LineRead, MAX_LINE_BYTES, check_output_path, position_or_start, read_text_line, write_output,
 };
-use crate::error::{BadInput, CliResult};
+use crate::error::{BadInput, CliError, CliResult};
 use evoboard::arena::spec::AgentKind;
-use evoboard::arena::{Agent, AgentSpec, SearchAgent};
+use evoboard::arena::{Agent, AgentSpec, History, SearchAgent};
 use evoboard::eval::NamedEvaluators;
 use evoboard::games::joint::{gather_move, is_joint, parse_part};
 use evoboard::games::{Describe, Game, GameError, Player};
@@ -84,6 +84,8 @@ fn seat<G: NamedEvaluators>(spec: &str, start: &G) -> CliResult<Seat<G>> {
 enum Stop {
     Undo(Player),
     Quit,
+    /// An engine gave up the game (an external engine that failed): why.
+    Forfeit(Player, String),
     Failed(std::io::Error),
 }
 
@@ -106,11 +108,19 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Terminal<'_, G, I, O> {
     /// Asks `seat` for `player`'s move in `view` (at a simultaneous decision, the position
     /// as `player` chooses in it: a person then types only their own part, unseen by the
     /// other side). A person's `help`, `board`, `hint` and bad moves are handled here.
-    fn choose(&mut self, seat: &Seat<G>, view: &G, player: Player) -> Result<G::Move, Stop> {
+    fn choose(
+        &mut self,
+        seat: &Seat<G>,
+        view: &G,
+        history: History<'_, G>,
+        player: Player,
+    ) -> Result<G::Move, Stop> {
         let name = view.player_name(player);
         let human = match seat {
             Seat::Engine(agent) => {
-                let mv = agent.choose(view, &mut self.rng);
+                let mv = agent
+                    .choose(view, history, &mut self.rng)
+                    .map_err(|forfeit| Stop::Forfeit(player, forfeit.reason))?;
                 if is_joint(view) {
                     writeln!(self.out, "{name} has chosen (hidden until both have)")?;
                 }
@@ -223,13 +233,21 @@ pub fn play<G: NamedEvaluators>(
     show(game.game(), session.out)?;
     'game: while game.game().outcome().is_none() {
         // Everyone who chooses now: one player, or both at a simultaneous decision.
+        let history = game.history();
         let chosen = gather_move(game.game(), |view, player| {
-            session.choose(&seats[player.index()], view, player)
+            session.choose(&seats[player.index()], view, history, player)
         });
         let mv = match chosen {
             Ok(mv) => mv,
             Err(Stop::Quit) => return Ok(()),
             Err(Stop::Failed(error)) => return Err(error.into()),
+            Err(Stop::Forfeit(player, reason)) => {
+                let name = game.game().player_name(player);
+                writeln!(session.out, "game over: {name} forfeits ({reason})")?;
+                return Err(CliError::Failure(
+                    format!("{name} forfeited the game: {reason}").into(),
+                ));
+            }
             Err(Stop::Undo(player)) => {
                 let name = game.game().player_name(player);
                 if game.undo(player) {

@@ -30,7 +30,7 @@ pub struct RatingsArgs {
     #[command(flatten)]
     series: SeriesArgs,
     /// Bootstrap resamples behind the 95% intervals.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=evoboard::statistics::MAX_BOOTSTRAP as i64))]
     bootstrap: u32,
 }
 

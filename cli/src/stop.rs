@@ -5,12 +5,54 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{CliError, CliResult, INTERRUPTED};
+
+/// Whether Ctrl-C asks for a stop (see [`stop_on_ctrl_c`]) rather than ending the process.
+static STOPS_GRACEFULLY: AtomicBool = AtomicBool::new(false);
+
+/// Whether the command ends itself on SIGINT and SIGTERM (the server closes its
+/// connections first); it runs no external engine.
+static ENDS_ITSELF: AtomicBool = AtomicBool::new(false);
+
+/// Leaves SIGINT and SIGTERM to the command, which ends itself in its own way and runs no
+/// external engine (`serve`).
+pub fn signals_end_the_command_itself() {
+    ENDS_ITSELF.store(true, Ordering::SeqCst);
+}
+
+/// Makes the signals that end the process (SIGINT, SIGTERM, SIGHUP) kill the external
+/// engines' process groups first: each engine leads a group of its own, which a signal
+/// sent to evoboard never reaches, so they would outlive it. The process then ends with
+/// status 128 + the signal (130 for Ctrl-C, 143 for SIGTERM). Under [`stop_on_ctrl_c`], the
+/// first Ctrl-C only asks for a stop.
+pub fn end_engines_with_the_process() -> CliResult {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let requested = evoboard::interrupt::flag();
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        let requested = Arc::clone(&requested);
+        let end = move || {
+            let first_stop = signal == SIGINT
+                && STOPS_GRACEFULLY.load(Ordering::SeqCst)
+                && !requested.load(Ordering::SeqCst);
+            let left_to_command = signal != SIGHUP && ENDS_ITSELF.load(Ordering::SeqCst);
+            if !first_stop && !left_to_command {
+                evoboard::arena::process_groups::kill_all();
+                signal_hook::low_level::exit(128 + signal);
+            }
+        };
+        // SAFETY: `end` only reads atomics, sends signals and calls `_exit`, all
+        // async-signal-safe.
+        unsafe { signal_hook::low_level::register(signal, end) }?;
+    }
+    Ok(())
+}
 
 /// Sets Ctrl-C (SIGINT) to ask for a stop, and a second one to end the process.
 pub fn stop_on_ctrl_c() -> CliResult {
     use signal_hook::consts::SIGINT;
+    STOPS_GRACEFULLY.store(true, Ordering::SeqCst);
     let flag = evoboard::interrupt::flag();
     // Registered first, so it sees the flag as it was before this signal set it.
     signal_hook::flag::register_conditional_shutdown(

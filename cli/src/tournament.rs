@@ -38,7 +38,7 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "ANCHOR", num_args = 0..=1, default_missing_value = "")]
     ratings: Option<String>,
     /// Bootstrap resamples behind the ratings' 95% intervals.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=evoboard::statistics::MAX_BOOTSTRAP as i64))]
     bootstrap: u32,
 }
 

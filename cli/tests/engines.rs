@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{bad_input, evoboard};
+use common::{bad_input, evoboard, temp_dir};
 use evoboard::arena::{Agent, AgentSpec, GameRecord, SeriesConfig, play_series};
 use evoboard::games::othello::Othello;
 use evoboard::games::{Game, Notation};
@@ -227,7 +227,9 @@ fn commands_accept_engines_wherever_they_take_a_spec() {
     ]);
     assert!(output.status.success(), "{output:?}");
     assert!(output.stderr.is_empty(), "{output:?}");
-    let dead = "nboard:sh -c 'exit 3'";
+    // An engine that starts, then dies at its first move.
+    let dead = scripted_engine("exit 3");
+    let dead = dead.as_str();
     let output = evoboard(&[
         "panel", "--game", "othello", "--player", dead, "--depth", "1", "--games", "2",
     ]);
@@ -284,12 +286,6 @@ fn a_gtp_engine_answering_garbage_or_resigning_forfeits() {
         "answered '= Z9' to genmove: not a move",
     );
     every_game_forfeited(&scripted_gtp_engine("echo resign"), "resigned");
-    // Quoted, so that the shell does not expand `?1` to a file name of the directory the
-    // engine runs in.
-    every_game_forfeited(
-        "gtp:sh -c 'while read id c a; do echo \"?$id no\"; echo; done'",
-        "refused 'boardsize 8': no",
-    );
 }
 
 /// A benchmark of `engine` against heuristic:1 over 4 games: it completes, each game is
@@ -329,15 +325,127 @@ fn every_game_forfeited(engine: &str, problem: &str) {
 }
 
 #[test]
-fn an_engine_that_exits_at_once_forfeits() {
-    every_game_forfeited("nboard:sh -c 'exit 3'", "ended (exit status: 3)");
+fn an_engine_that_dies_during_a_game_forfeits() {
+    every_game_forfeited(&scripted_engine("exit 3"), "ended (exit status: 3)");
 }
 
+/// Engines that cannot start (no such program, one that exits at once, one that refuses
+/// its greeting) are an error before any game, in every command that takes an agent:
+/// never a series of forfeits that reads as a score.
 #[test]
-fn an_engine_that_cannot_be_started_forfeits() {
-    every_game_forfeited(
-        "nboard:/nonexistent/engine --nboard",
-        "could not be started: No such file or directory",
+fn an_engine_that_cannot_start_is_an_error_before_any_game() {
+    // Quoted, so that the shell does not expand `?1` to a file name of the directory the
+    // engine runs in.
+    let refusing = "gtp:sh -c 'while read id c a; do echo \"?$id no\"; echo; done'";
+    let engines = [
+        (
+            "nboard:/nonexistent/engine --nboard",
+            "could not be started: No such file or directory",
+        ),
+        (
+            "gtp:/nonexistent/engine",
+            "could not be started: No such file or directory",
+        ),
+        ("nboard:sh -c 'exit 3'", "ended (exit status: 3)"),
+        (refusing, "refused 'boardsize 8': no"),
+    ];
+    let run = temp_dir("engine-start");
+    let out = run.to_str().unwrap();
+    for (engine, problem) in engines {
+        let commands: [&[&str]; 5] = [
+            &[
+                "benchmark",
+                "--game",
+                "othello",
+                "--player",
+                "random",
+                "--opponent",
+                engine,
+            ],
+            &[
+                "tournament",
+                "--game",
+                "othello",
+                "--agents",
+                &format!("random,{engine}"),
+            ],
+            &[
+                "panel", "--game", "othello", "--player", engine, "--depth", "1",
+            ],
+            &[
+                "accuracy",
+                "--game",
+                "othello",
+                "--player",
+                engine,
+                "--positions",
+                "2",
+                "--no-cache",
+            ],
+            &[
+                "evolve",
+                "--game",
+                "othello",
+                "--preset",
+                "modern",
+                "--population",
+                "2",
+                "--generations",
+                "1",
+                "--bench-opponents",
+                engine,
+                "--gate",
+                "0.75",
+                "--no-plots",
+                "--out",
+                out,
+            ],
+        ];
+        for args in commands {
+            let line = bad_input(args);
+            assert!(line.contains(&format!("'{engine}'")), "{args:?}: {line}");
+            assert!(line.contains(problem), "{args:?}: {line}");
+            assert!(!run.exists(), "{args:?} wrote its run");
+        }
+    }
+}
+
+/// `accuracy` gives a GTP engine each position by replaying its game from the start, so
+/// over GTP and over NBoard the same search measures the same.
+#[test]
+fn accuracy_measures_an_engine_alike_over_gtp_and_nboard() {
+    let measure = |player: &str| {
+        let output = evoboard(&[
+            "accuracy",
+            "--game",
+            "othello",
+            "--player",
+            player,
+            "--positions",
+            "6",
+            "--max-empties",
+            "10",
+            "--plies",
+            "50..56",
+            "--no-cache",
+            "--json",
+        ]);
+        assert!(output.status.success(), "{output:?}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let player = &report["players"][0];
+        assert_eq!(player["forfeited"], 0, "{report}");
+        (player["optimal"].clone(), player["mean_loss"].clone())
+    };
+    let in_process = measure("heuristic:3~600");
+    assert_eq!(measure(&evoboard_engine("gtp", "heuristic:3")), in_process);
+    assert_eq!(
+        measure(&evoboard_engine("nboard", "heuristic:3")),
+        in_process
+    );
+    assert_ne!(
+        measure("first"),
+        in_process,
+        "the sample tells the players apart"
     );
 }
 
@@ -363,20 +471,7 @@ fn an_engine_past_its_time_forfeits_and_is_killed() {
     let marker = format!("12{}.5", std::process::id());
     let engine = format!("{}~0.2", scripted_engine(&format!("sleep {marker}")));
     every_game_forfeited(&engine, "did not answer go within 1.2 s");
-    let sleeping = || {
-        std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
-            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-            cmdline == format!("sleep\0{marker}\0").as_bytes()
-        })
-    };
-    let clock = Instant::now();
-    while sleeping() {
-        assert!(
-            clock.elapsed() < Duration::from_secs(20),
-            "the engine's sleep lives on"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    assert_no_sleep_lives_on(&marker);
 }
 
 #[test]
@@ -440,5 +535,69 @@ fn bad_engine_specs_are_refused() {
             line.contains("an external engine is played as it is"),
             "{line}"
         );
+    }
+}
+
+/// Whether a process `sleep MARKER` is alive.
+fn sleeping(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        cmdline == format!("sleep\0{marker}\0").as_bytes()
+    })
+}
+
+/// Waits up to 10 s for every `sleep MARKER` to end.
+fn assert_no_sleep_lives_on(marker: &str) {
+    let clock = Instant::now();
+    while sleeping(marker) {
+        assert!(
+            clock.elapsed() < Duration::from_secs(10),
+            "a process the engine started lives on"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// An engine that dies in a game leaves nothing running: what it started in its process
+/// group is killed with it (the engine is not reaped before its group is killed).
+#[test]
+fn what_a_dying_engine_started_dies_with_it() {
+    let marker = format!("13{}.5", std::process::id());
+    let engine = format!(
+        "nboard:sh -c 'sleep {marker} >/dev/null & while read c a; do case $c in ping) echo pong $a;; go) exit 3;; esac; done'"
+    );
+    every_game_forfeited(&engine, "ended (exit status: 3)");
+    assert_no_sleep_lives_on(&marker);
+}
+
+/// SIGTERM or Ctrl-C (SIGINT) to evoboard kills the engines it started, with what they
+/// started, though they run in process groups of their own that the signal never reaches;
+/// evoboard then ends with status 128 + the signal.
+#[test]
+fn a_signal_to_evoboard_ends_its_engines_too() {
+    use std::process::{Command, Stdio};
+    for (signal, status) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let marker = format!("14{}{signal}.5", std::process::id());
+        let engine = format!("{}~60", scripted_engine(&format!("sleep {marker}")));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_evoboard"))
+            .args(["benchmark", "--game", "othello", "--player", &engine])
+            .args(["--opponent", "random", "--games", "2"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let clock = Instant::now();
+        while !sleeping(&marker) {
+            assert!(
+                clock.elapsed() < Duration::from_secs(20),
+                "the engine never moved"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let pid = libc::pid_t::try_from(child.id()).unwrap();
+        unsafe { libc::kill(pid, signal) };
+        let ended = child.wait().unwrap();
+        assert_eq!(ended.code(), Some(status), "{ended:?}");
+        assert_no_sleep_lives_on(&marker);
     }
 }

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use evoboard::arena::spec::{AgentKind, LoadedChampion, UNTIMED_DEPTH};
-use evoboard::arena::{Agent, AgentSpec, History, SearchAgent, SpecError};
+use evoboard::arena::{Agent, AgentSpec, Forfeit, History, SearchAgent, SpecError};
 use evoboard::eval::{Evaluator, SharedEvaluator};
 use evoboard::games::Player;
 use evoboard::games::joint::format_part;
@@ -35,15 +35,37 @@ pub trait DynAgent: Send + Sync {
     ) -> PyResult<String>;
     /// The static evaluation of `position` for its side to move.
     fn evaluate(&self, position: &Position) -> PyResult<f32>;
+    /// What a Python evaluator of the agent raised since this was last asked (its games
+    /// were forfeited from then on): every call that used the agent raises it.
+    fn take_raised(&self) -> Option<PyErr>;
     /// The agent as its own type, for the commands that play it ([`Typed`]).
     fn as_any(&self) -> &dyn Any;
 }
 
-/// An agent of game `G`, with the evaluator its search uses (none for `random`, `first`
-/// and external engines).
+/// An agent of game `G` (whose positions look like `start`: the same board and rules),
+/// with the evaluator its search uses (none for `random`, `first` and external engines).
 pub struct Typed<G: Member> {
     pub agent: Arc<dyn Agent<G>>,
     pub evaluator: Option<SharedEvaluator<G>>,
+    pub start: G,
+    /// Where a Python evaluator keeps what it raised (search agents over one).
+    pub raised: Option<Raised>,
+}
+
+impl<G: Member> Typed<G> {
+    /// `position` as a position of the agent's game, or why it is not one.
+    fn own<'a>(&self, position: &'a Position) -> PyResult<&'a G> {
+        let game = G::peek(position)
+            .ok_or_else(|| bad(format!("the agent does not play {}", position.game_name())))?;
+        if !self.start.same_variant(game) {
+            return Err(bad(format!(
+                "the state {:?} is not a position of the agent's game, whose start is {:?} (another board size or rules)",
+                game.to_position_string(),
+                self.start.to_position_string()
+            )));
+        }
+        Ok(game)
+    }
 }
 
 impl<G: Member> DynAgent for Typed<G> {
@@ -53,20 +75,13 @@ impl<G: Member> DynAgent for Typed<G> {
         player: Option<Player>,
         rng: &mut GameRng,
     ) -> PyResult<String> {
-        let start = G::peek(position);
-        let game = start
-            .ok_or_else(|| bad(format!("the agent does not play {}", position.game_name())))?;
+        let game = self.own(position)?;
         if game.outcome().is_some() {
             return Err(bad("the game is over: no move to choose"));
         }
         let mut pick = |view: &G| {
-            let history = History {
-                start: view,
-                moves: &[],
-                spent: None,
-            };
             self.agent
-                .try_choose(view, history, rng)
+                .choose(view, History::at(view), rng)
                 .map_err(|forfeit| EvoboardError::new_err(forfeit.reason))
         };
         match (game.joint(), player) {
@@ -90,9 +105,12 @@ impl<G: Member> DynAgent for Typed<G> {
                 self.agent.name()
             ))
         })?;
-        let game = G::peek(position)
-            .ok_or_else(|| bad(format!("the agent does not play {}", position.game_name())))?;
+        let game = self.own(position)?;
         Ok(evaluator.evaluate(game, game.to_move()))
+    }
+
+    fn take_raised(&self) -> Option<PyErr> {
+        self.raised.as_ref()?.take()
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -120,7 +138,12 @@ fn build_spec<G: Member>(start: &G, spec: &AgentSpec) -> Result<Arc<dyn DynAgent
             .searcher_with::<G>(&load)?
             .map(|search| search.evaluator),
     };
-    Ok(Arc::new(Typed { agent, evaluator }))
+    Ok(Arc::new(Typed {
+        agent,
+        evaluator,
+        start: start.clone(),
+        raised: None,
+    }))
 }
 
 /// A player of a game: `evoboard.agent(spec, game=...)` or `evoboard.search_agent(...)`.
@@ -132,22 +155,50 @@ pub struct PyAgent {
     pub inner: Arc<dyn DynAgent>,
     /// The agent's random choices (`random`, `@EPS`), seeded.
     rng: Mutex<GameRng>,
-    /// The first error a Python evaluator raised during a search, raised after it.
-    callback_error: Option<Arc<Mutex<Option<PyErr>>>>,
+}
+
+thread_local! {
+    /// The agents choosing a move on this thread (by address): a Python evaluator that
+    /// asks its own agent for a move would wait for itself forever.
+    static CHOOSING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An agent's place in [`CHOOSING`], left when dropped.
+struct Choosing(usize);
+
+impl Choosing {
+    /// Enters `agent`'s choice on this thread, unless it is choosing here already.
+    fn enter(agent: &Arc<dyn DynAgent>) -> PyResult<Choosing> {
+        let key = Arc::as_ptr(agent).cast::<()>() as usize;
+        CHOOSING.with_borrow_mut(|choosing| {
+            if choosing.contains(&key) {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "the agent is already choosing a move here: its evaluator called the agent it evaluates for (build another agent for that)",
+                ));
+            }
+            choosing.push(key);
+            Ok(Choosing(key))
+        })
+    }
+}
+
+impl Drop for Choosing {
+    fn drop(&mut self) {
+        CHOOSING.with_borrow_mut(|choosing| choosing.retain(|&k| k != self.0));
+    }
+}
+
+/// Raises the first exception a Python evaluator of `agents` raised during the call that
+/// used them, clearing every one (so that none surfaces in a later, unrelated call).
+pub fn raise_evaluator_errors(agents: &[&Arc<dyn DynAgent>]) -> PyResult<()> {
+    let mut raised = agents.iter().filter_map(|agent| agent.take_raised());
+    match raised.next() {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
 }
 
 impl PyAgent {
-    /// Raises what a Python evaluator raised during the last call, if anything.
-    fn raise_callback_error(&self) -> PyResult<()> {
-        match &self.callback_error {
-            Some(slot) => match slot.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                Some(error) => Err(error),
-                None => Ok(()),
-            },
-            None => Ok(()),
-        }
-    }
-
     /// The agent built from `spec` for `game` (a spec string, or an `Agent` of that game).
     pub fn from_arg(spec: &Bound<'_, PyAny>, game: &PyGame) -> PyResult<Arc<dyn DynAgent>> {
         if let Ok(agent) = spec.cast::<PyAgent>() {
@@ -202,11 +253,12 @@ impl PyAgent {
         let player = player.map(crate::state::player).transpose()?;
         let position = state.position.clone();
         drop(state);
+        let _choosing = Choosing::enter(&self.inner)?;
         let chosen = py.detach(|| {
             let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
             self.inner.choose(&position, player, &mut rng)
         });
-        self.raise_callback_error()?;
+        raise_evaluator_errors(&[&self.inner])?;
         chosen
     }
 
@@ -229,7 +281,7 @@ impl PyAgent {
             Ok(list) => list.iter().try_for_each(|state| value_of(&state))?,
             Err(_) => states.try_iter()?.try_for_each(|state| value_of(&state?))?,
         }
-        self.raise_callback_error()?;
+        raise_evaluator_errors(&[&self.inner])?;
         Ok(PyArray1::from_vec(py, values))
     }
 
@@ -256,16 +308,67 @@ pub fn agent(spec: &str, game: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyAgent
         game,
         inner,
         rng: Mutex::new(rng_for(seed, &[])),
-        callback_error: None,
     })
+}
+
+/// The first exception a Python evaluator raised, kept until the call that used it
+/// raises it.
+#[derive(Clone, Default)]
+pub struct Raised(Arc<Mutex<Option<PyErr>>>);
+
+impl Raised {
+    fn is_set(&self) -> bool {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+    }
+
+    fn take(&self) -> Option<PyErr> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
 }
 
 /// A leaf evaluator written in Python: `callable(board, to_move) -> float`, the board as
 /// `State.board()` gives it for the side to move, the value for that side.
 struct PyEvaluator {
     callable: Py<PyAny>,
-    /// The first error the callable raised; the search then finishes on zeros.
-    error: Arc<Mutex<Option<PyErr>>>,
+    /// The first error the callable raised; the search then finishes on zeros, and its
+    /// agent forfeits ([`PySearchAgent`]).
+    error: Raised,
+}
+
+/// A search over a Python evaluator: once the evaluator has raised, the agent forfeits
+/// every move (the search's values are no longer the evaluator's), until the call that
+/// used it raises the exception.
+struct PySearchAgent<G: Member> {
+    search: SearchAgent<G>,
+    error: Raised,
+}
+
+impl<G: Member> Agent<G> for PySearchAgent<G> {
+    fn choose(
+        &self,
+        game: &G,
+        history: History<'_, G>,
+        rng: &mut GameRng,
+    ) -> Result<G::Move, Forfeit> {
+        let forfeit = || Forfeit {
+            reason: format!(
+                "the Python evaluator of {} raised an exception",
+                self.search.label
+            ),
+        };
+        if self.error.is_set() {
+            return Err(forfeit());
+        }
+        let mv = self.search.choose(game, history, rng)?;
+        if self.error.is_set() {
+            return Err(forfeit());
+        }
+        Ok(mv)
+    }
+
+    fn name(&self) -> String {
+        self.search.label.clone()
+    }
 }
 
 impl<G: Member> Evaluator<G> for PyEvaluator {
@@ -274,12 +377,7 @@ impl<G: Member> Evaluator<G> for PyEvaluator {
         // GIL (NumPy does, and the interpreter hands it over every few milliseconds), and
         // a thread that then took the GIL would wait on the lock forever while this one
         // waits for the GIL.
-        if self
-            .error
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_some()
-        {
+        if self.error.is_set() {
             return 0.0;
         }
         Python::attach(|py| {
@@ -305,7 +403,7 @@ impl<G: Member> Evaluator<G> for PyEvaluator {
                     // The first error is kept; a later one is dropped after the lock is
                     // let go, as dropping it may run Python.
                     let later = {
-                        let mut first = self.error.lock().unwrap_or_else(|e| e.into_inner());
+                        let mut first = self.error.0.lock().unwrap_or_else(|e| e.into_inner());
                         match *first {
                             None => first.replace(raised),
                             Some(_) => Some(raised),
@@ -339,23 +437,28 @@ pub fn search_agent(
         return Err(bad(format!("depth {depth}: use 1 to {UNTIMED_DEPTH}")));
     }
     let label = name.unwrap_or_else(|| format!("python:{depth}"));
-    let error = Arc::new(Mutex::new(None));
     fn typed<G: Member>(
-        _: &G,
+        start: &G,
         depth: u32,
         evaluator: PyEvaluator,
         label: &str,
     ) -> Arc<dyn DynAgent> {
+        let error = evaluator.error.clone();
         let evaluator: SharedEvaluator<G> = Arc::new(evaluator);
         let search = SearchAgent::new(depth, Arc::clone(&evaluator), label.to_string());
         Arc::new(Typed {
-            agent: Arc::new(search),
+            agent: Arc::new(PySearchAgent {
+                search,
+                error: error.clone(),
+            }),
             evaluator: Some(evaluator),
+            start: start.clone(),
+            raised: Some(error),
         })
     }
     let evaluator = PyEvaluator {
         callable: evaluate,
-        error: Arc::clone(&error),
+        error: Raised::default(),
     };
     let inner = with_position!(&game.start, |start| typed(start, depth, evaluator, &label));
     Ok(PyAgent {
@@ -363,6 +466,5 @@ pub fn search_agent(
         game,
         inner,
         rng: Mutex::new(rng_for(seed, &[])),
-        callback_error: Some(error),
     })
 }

@@ -4,7 +4,7 @@
 //! `RAYON_NUM_THREADS` sets its size) and results do not depend on the number of threads.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use pyo3::prelude::*;
 
@@ -20,7 +20,7 @@ use evoboard::games::{Game, GameName, Notation};
 use evoboard::search::endgame::{EndgameOptions, solve_endgame_within};
 use evoboard::statistics::rate;
 
-use crate::agent::{DynAgent, PyAgent, Typed};
+use crate::agent::{DynAgent, PyAgent, Typed, raise_evaluator_errors};
 use crate::errors::{Sorted, bad, bad_input};
 use crate::json::to_python;
 use crate::position::{Member, Position};
@@ -137,14 +137,16 @@ pub fn benchmark<'py>(
         other => return Err(bad(format!("protocol '{other}': standard or league"))),
     };
     let start = &game.start;
-    let (stats, forfeited) = py.detach(|| {
+    let played = py.detach(|| {
         with_position!(start, |start| series(
             start,
             player_agent.as_ref(),
             opponent_agent.as_ref(),
             config
         ))
-    })?;
+    });
+    raise_evaluator_errors(&[&player_agent, &opponent_agent])?;
+    let (stats, forfeited) = played?;
     let name = start.game_name().as_str();
     let report = benchmark_report(
         name,
@@ -219,7 +221,9 @@ pub fn panel<'py>(
             &specs,
             config
         ))
-    })?;
+    });
+    raise_evaluator_errors(&[&agent])?;
+    let rows = rows?;
     let name = start.game_name().as_str();
     to_python(
         py,
@@ -268,6 +272,7 @@ pub fn tournament<'py>(
             Some(anchor)
         }
     };
+    evoboard::statistics::check_bootstrap(bootstrap).map_err(bad_input)?;
     let built = agents
         .iter()
         .map(|agent| PyAgent::from_arg(agent, &game))
@@ -319,25 +324,22 @@ pub fn tournament<'py>(
             anchor.as_deref(),
             bootstrap
         ))
-    })?;
-    to_python(py, &report)
+    });
+    raise_evaluator_errors(&built.iter().collect::<Vec<_>>())?;
+    to_python(py, &report?)
 }
 
 /// An agent shared with a round robin, which owns its agents.
 struct Shared<G: Game>(Arc<dyn Agent<G>>);
 
 impl<G: Game> Agent<G> for Shared<G> {
-    fn choose(&self, game: &G, rng: &mut evoboard::rng::GameRng) -> G::Move {
-        self.0.choose(game, rng)
-    }
-
-    fn try_choose(
+    fn choose(
         &self,
         game: &G,
         history: evoboard::arena::History<'_, G>,
         rng: &mut evoboard::rng::GameRng,
     ) -> Result<G::Move, evoboard::arena::Forfeit> {
-        self.0.try_choose(game, history, rng)
+        self.0.choose(game, history, rng)
     }
 
     fn name(&self) -> String {
@@ -420,14 +422,11 @@ pub fn solve<'py>(
         (GameName::Othello, None, None, Some(text)) if !empty_capture => {
             let start = evoboard::Othello::from_position_string(text).map_err(bad_input)?;
             let deadline = match time_limit {
-                Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
-                    Some(clock + Duration::from_secs_f64(seconds))
-                }
-                Some(seconds) => {
-                    return Err(bad(format!(
-                        "time_limit {seconds}: a positive number of seconds"
-                    )));
-                }
+                Some(seconds) => Some(
+                    clock
+                        + evoboard::search::time_limit(seconds)
+                            .map_err(|reason| bad(format!("time_limit: {reason}")))?,
+                ),
                 None => None,
             };
             let solution = py

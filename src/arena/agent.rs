@@ -15,7 +15,8 @@ use crate::search::{
 
 /// Why an agent gave up a game instead of moving: what an external engine did wrong,
 /// in words that name the engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, thiserror::Error)]
+#[error("{reason}")]
 pub struct Forfeit {
     pub reason: String,
 }
@@ -32,6 +33,18 @@ pub struct History<'a, G: Game> {
     pub spent: Option<[Duration; 2]>,
 }
 
+impl<'a, G: Game> History<'a, G> {
+    /// The history of a game that starts at `game`, for callers that know no earlier moves
+    /// (an agent that needs them, a GTP engine, then looks for a line from the start).
+    pub fn at(game: &'a G) -> History<'a, G> {
+        History {
+            start: game,
+            moves: &[],
+            spent: None,
+        }
+    }
+}
+
 // Derived, these would ask `G: Copy`; two references copy whatever `G` is.
 impl<G: Game> Clone for History<'_, G> {
     fn clone(&self) -> Self {
@@ -43,20 +56,16 @@ impl<G: Game> Copy for History<'_, G> {}
 
 /// A player of game `G`.
 pub trait Agent<G: Game>: Send + Sync {
-    /// Picks a legal move. Called only while the game is not over.
-    fn choose(&self, game: &G, rng: &mut GameRng) -> G::Move;
-
-    /// [`Agent::choose`] for callers that can end a game early and know how `game` came
-    /// about: agents that can fail (an external engine that dies, answers nonsense or runs
-    /// out of time) forfeit here.
-    fn try_choose(
+    /// Picks a legal move at `game` (called only while it is not over), which `history`
+    /// led to, or forfeits: an agent that can fail (an external engine that dies, answers
+    /// nonsense or runs out of time) says so here, and every caller must count it, so a
+    /// failure never turns into a move nobody chose.
+    fn choose(
         &self,
         game: &G,
-        _history: History<'_, G>,
+        history: History<'_, G>,
         rng: &mut GameRng,
-    ) -> Result<G::Move, Forfeit> {
-        Ok(self.choose(game, rng))
-    }
+    ) -> Result<G::Move, Forfeit>;
 
     /// A short description for tables (usually the spec it was built from).
     fn name(&self) -> String;
@@ -82,9 +91,9 @@ fn legal<G: Game>(game: &G) -> MoveList<G::Move> {
 pub struct RandomAgent;
 
 impl<G: Game> Agent<G> for RandomAgent {
-    fn choose(&self, game: &G, rng: &mut GameRng) -> G::Move {
+    fn choose(&self, game: &G, _: History<'_, G>, rng: &mut GameRng) -> Result<G::Move, Forfeit> {
         let moves = legal(game);
-        moves[rng.random_range(0..moves.len())]
+        Ok(moves[rng.random_range(0..moves.len())])
     }
 
     fn name(&self) -> String {
@@ -96,8 +105,8 @@ impl<G: Game> Agent<G> for RandomAgent {
 pub struct FirstMoveAgent;
 
 impl<G: Game> Agent<G> for FirstMoveAgent {
-    fn choose(&self, game: &G, _rng: &mut GameRng) -> G::Move {
-        legal(game)[0]
+    fn choose(&self, game: &G, _: History<'_, G>, _: &mut GameRng) -> Result<G::Move, Forfeit> {
+        Ok(legal(game)[0])
     }
 
     fn name(&self) -> String {
@@ -184,14 +193,14 @@ impl<G: Game> SearchAgent<G> {
 }
 
 impl<G: Game> Agent<G> for SearchAgent<G> {
-    fn choose(&self, game: &G, _rng: &mut GameRng) -> G::Move {
+    fn choose(&self, game: &G, _: History<'_, G>, _: &mut GameRng) -> Result<G::Move, Forfeit> {
         let result = match self.limits_from_now() {
             Some(limits) => self.search_within(game, limits).0,
             None => self.search(game),
         };
-        result
+        Ok(result
             .best
-            .expect("search returns a move while the game is not over")
+            .expect("search returns a move while the game is not over"))
     }
 
     fn name(&self) -> String {
@@ -207,24 +216,16 @@ pub struct EpsilonAgent<G: Game> {
 }
 
 impl<G: Game> Agent<G> for EpsilonAgent<G> {
-    fn choose(&self, game: &G, rng: &mut GameRng) -> G::Move {
-        if rng.random_bool(self.epsilon) {
-            RandomAgent.choose(game, rng)
-        } else {
-            self.inner.choose(game, rng)
-        }
-    }
-
-    fn try_choose(
+    fn choose(
         &self,
         game: &G,
         history: History<'_, G>,
         rng: &mut GameRng,
     ) -> Result<G::Move, Forfeit> {
         if rng.random_bool(self.epsilon) {
-            Ok(RandomAgent.choose(game, rng))
+            RandomAgent.choose(game, history, rng)
         } else {
-            self.inner.try_choose(game, history, rng)
+            self.inner.choose(game, history, rng)
         }
     }
 

@@ -337,11 +337,7 @@ impl ClockedAgent {
 }
 
 impl Agent<Othello> for ClockedAgent {
-    fn choose(&self, game: &Othello, _rng: &mut GameRng) -> Move {
-        self.decide(game, None, None).mv
-    }
-
-    fn try_choose(
+    fn choose(
         &self,
         game: &Othello,
         history: History<'_, Othello>,

@@ -28,6 +28,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync
 use std::time::{Duration, Instant};
 
 use crate::arena::agent::{Agent, Forfeit, History};
+use crate::arena::process_groups;
 use crate::games::othello::{Move, Othello};
 use crate::games::{Game, MoveList, Notation, Player};
 use crate::persist::{LineRead, read_text_line};
@@ -101,6 +102,17 @@ impl EngineAgent {
             move_time: move_time.unwrap_or(DEFAULT_MOVE_TIME),
             idle: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Starts one engine process and waits for it to answer its greeting, keeping it for
+    /// the first game: why it cannot, if it cannot.
+    pub fn start(&self) -> Result<(), String> {
+        let process = self.take()?;
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(process);
+        Ok(())
     }
 
     /// An idle engine process, or a new one that has answered its greeting.
@@ -185,24 +197,7 @@ impl EngineAgent {
 }
 
 impl Agent<Othello> for EngineAgent {
-    /// Callers that cannot record a forfeit nor give the game so far (TD learning's
-    /// sparring partners) get the engine's move at the position as if the game started
-    /// there, or the first legal move if it fails (a GTP engine does unless a short line
-    /// of moves from the start reaches the position).
-    fn choose(&self, game: &Othello, rng: &mut GameRng) -> Move {
-        let history = History {
-            start: game,
-            moves: &[],
-            spent: None,
-        };
-        self.try_choose(game, history, rng).unwrap_or_else(|_| {
-            let mut moves = MoveList::new();
-            game.legal_moves(&mut moves);
-            moves[0]
-        })
-    }
-
-    fn try_choose(
+    fn choose(
         &self,
         game: &Othello,
         history: History<'_, Othello>,
@@ -339,8 +334,8 @@ struct EngineProcess {
     input: SyncSender<String>,
     output: Receiver<Output>,
     pings: u64,
-    /// Whether the process has been reaped (its id, and its group's, may be reused).
-    reaped: bool,
+    /// The engine's process group, in the registry that a signal ending evoboard kills.
+    group: Option<process_groups::Registered>,
 }
 
 impl EngineProcess {
@@ -358,6 +353,7 @@ impl EngineProcess {
         let mut child = builder
             .spawn()
             .map_err(|error| format!("could not be started: {error}"))?;
+        let child_id = child.id();
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (input, lines) = sync_channel(READ_AHEAD);
@@ -385,7 +381,7 @@ impl EngineProcess {
             input,
             output,
             pings: 0,
-            reaped: false,
+            group: i32::try_from(child_id).ok().map(process_groups::register),
         })
     }
 
@@ -444,17 +440,44 @@ impl EngineProcess {
         }
     }
 
-    /// Why the engine no longer talks: how it ended, once it has.
+    /// Why the engine no longer talks: how it ended, once it has. The process is left
+    /// unreaped (a zombie keeps its id, so its group can still be killed in [`Drop`]).
     fn gone(&mut self) -> String {
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.reaped = true;
-                return format!("ended ({status})");
+            if let Some(ended) = self.ended() {
+                return format!("ended ({ended})");
             }
             std::thread::sleep(Duration::from_millis(5));
         }
         "closed its output".to_string()
+    }
+
+    /// How the process ended, if it has, without reaping it.
+    #[cfg(unix)]
+    fn ended(&self) -> Option<String> {
+        let pid = libc::id_t::try_from(self.child.id()).ok()?;
+        // SAFETY: `waitid` writes a `siginfo_t` it is given; WNOWAIT leaves the child
+        // waitable.
+        let info = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            if libc::waitid(libc::P_PID, pid, &mut info, flags) != 0 || info.si_pid() == 0 {
+                return None;
+            }
+            info
+        };
+        // SAFETY: filled by `waitid` for a child that ended.
+        let status = unsafe { info.si_status() };
+        Some(match info.si_code {
+            libc::CLD_EXITED => format!("exit status: {status}"),
+            _ => format!("signal: {status}"),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn ended(&mut self) -> Option<String> {
+        Some(self.child.try_wait().ok()??.to_string())
     }
 }
 
@@ -481,17 +504,14 @@ fn write_lines(mut stdin: ChildStdin, lines: Receiver<String>) {
 }
 
 impl Drop for EngineProcess {
+    /// Kills the engine's whole group (what it started too), then reaps it: the group is
+    /// killed while its leader is unreaped, so the id cannot belong to anyone else yet.
     fn drop(&mut self) {
-        #[cfg(unix)]
-        if !self.reaped
-            && let Ok(group) = libc::pid_t::try_from(self.child.id())
-        {
-            // The engine leads its own group and is not reaped: the id is still theirs.
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
-            }
+        if let Ok(group) = i32::try_from(self.child.id()) {
+            process_groups::kill_group(group);
         }
         let _ = self.child.kill();
+        self.group = None;
         let _ = self.child.wait();
     }
 }

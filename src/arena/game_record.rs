@@ -144,7 +144,7 @@ pub fn play_game<G: Describe>(
         let chosen = gather_move(&game, |view, player| {
             // At a joint decision each agent chooses its own part on its own view.
             let clock = Instant::now();
-            let mv = agents[player.index()].try_choose(view, history, rng);
+            let mv = agents[player.index()].choose(view, history, rng);
             think_seconds[player.index()].push(clock.elapsed().as_secs_f64());
             mv.map_err(|reason| (player, reason))
         });

@@ -9,6 +9,7 @@ pub mod game_record;
 pub mod league;
 pub mod openings;
 pub mod panel;
+pub mod process_groups;
 pub mod reports;
 pub mod series;
 pub mod spec;

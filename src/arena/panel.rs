@@ -40,9 +40,17 @@ pub struct PanelRow {
     pub opponent: String,
     #[serde(flatten)]
     pub record: WinRecord,
-    /// The games of the series that a side forfeited.
-    #[serde(skip)]
+    /// The games of the series that a side forfeited (in reports, their number).
+    #[serde(rename = "forfeited", serialize_with = "forfeit_count")]
     pub forfeits: Forfeits,
+}
+
+/// A series' forfeits as reports give them: how many games were forfeited.
+fn forfeit_count<S: serde::Serializer>(
+    forfeits: &Forfeits,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(forfeits.forfeited as u64)
 }
 
 /// One series of `player` against each of `opponents` (name, agent), each from the same

@@ -61,6 +61,8 @@ pub enum SpecError {
         #[source]
         source: EvaluatorError,
     },
+    #[error("agent spec '{spec}': the engine {reason}")]
+    EngineStart { spec: String, reason: String },
     #[error("agent spec '{spec}'")]
     Champion {
         spec: String,
@@ -166,7 +168,7 @@ impl FromStr for AgentSpec {
                 let seconds = number
                     .parse::<f64>()
                     .ok()
-                    .filter(|s| *s > 0.0 && *s <= 86_400.0)
+                    .filter(|&s| crate::search::time_limit(s).is_ok())
                     .ok_or_else(|| {
                         malformed(&format!(
                             "the ~SECONDS{} suffix must be a number of seconds in (0, 86400]",
@@ -316,6 +318,14 @@ impl AgentSpec {
                 let move_time = self.move_time.map(Duration::from_secs_f64);
                 let label = self.body.clone();
                 let engine = EngineAgent::new(*protocol, command.clone(), label, move_time);
+                // Started now, so that an engine that cannot run is an error before any
+                // game rather than a forfeit of each.
+                if TypeId::of::<G>() == TypeId::of::<Othello>() {
+                    engine.start().map_err(|reason| SpecError::EngineStart {
+                        spec: self.text.clone(),
+                        reason,
+                    })?;
+                }
                 self.othello_only(Box::new(engine))?
             }
             kind => match (kind, self.searcher_with(load)?) {

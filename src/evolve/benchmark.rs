@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use crate::arena::{
-    Agent, AgentSpec, EpsilonAgent, SearchAgent, SeriesConfig, SeriesStats, panel_opponents,
-    play_series,
+    Agent, AgentSpec, EpsilonAgent, Forfeits, SearchAgent, SeriesConfig, SeriesStats,
+    panel_opponents, play_series,
 };
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
@@ -30,6 +30,14 @@ pub(super) fn benchmark<G: NamedEvaluators>(
     let records = play_series(start, player.as_ref(), opponent, series, &|| {
         observer.game_done()
     })?;
+    let mut forfeits = Forfeits::default();
+    forfeits.add(&records, "");
+    if let Some(first) = forfeits.first {
+        return Err(EvolveError::Forfeited {
+            during: format!("the benchmark against {}", opponent.name()),
+            reason: first,
+        });
+    }
     Ok(SeriesStats::from_records(&records))
 }
 

@@ -322,6 +322,13 @@ pub const DEFAULT_TD_BATCH: usize = 16;
 /// The deepest search a learner may choose its TD moves by: every move of every learning
 /// game costs one.
 pub const MAX_TD_PLAY_DEPTH: u32 = 4;
+/// Most TD learning games per individual and generation: far beyond any preset's, and a
+/// bound on what a generation keeps per game.
+pub const MAX_TD_GAMES: usize = 10_000_000;
+
+/// Most fitness games per individual against each sparring partner and generation.
+pub const MAX_SPARRING_GAMES: usize = 100_000;
+
 /// The largest `td_batch`: beyond it the weights a game sees are stale for no more speed.
 pub const MAX_TD_BATCH: usize = 4096;
 
@@ -515,7 +522,12 @@ impl EvolveConfig {
         } else {
             (0, 0)
         };
-        let learning = network_bytes.saturating_mul(1 + usize::from(threads > 1)) + chromosome;
+        // The learning networks, and each learning game's result of one individual.
+        let learning = network_bytes.saturating_mul(1 + usize::from(threads > 1))
+            + chromosome
+            + self
+                .td_games
+                .saturating_mul(std::mem::size_of::<Option<i32>>());
         let records = self
             .bench_games
             .max(self.selection_games)
@@ -576,6 +588,18 @@ impl EvolveConfig {
             return fail(format!(
                 "the {} preset learns from TD games: --td-games must be at least 1",
                 self.preset
+            ));
+        }
+        if self.td_games > MAX_TD_GAMES {
+            return fail(format!(
+                "--td-games {} is over the limit of {MAX_TD_GAMES}",
+                self.td_games
+            ));
+        }
+        if self.sparring_games > MAX_SPARRING_GAMES {
+            return fail(format!(
+                "--sparring-games {} is over the limit of {MAX_SPARRING_GAMES}",
+                self.sparring_games
             ));
         }
         if self.population > MAX_POPULATION {

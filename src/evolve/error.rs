@@ -45,6 +45,12 @@ pub enum EvolveError {
         generation - 1
     )]
     Unusable { generation: u32, reason: String },
+    /// An agent gave up a game the run scores (an external engine that failed): counting
+    /// it as a result would make the run's numbers lie.
+    #[error(
+        "{during}: {reason}; a game an agent gave up is not scored, so the run stops, its files as of its last finished generation (resume it once the agent works)"
+    )]
+    Forfeited { during: String, reason: String },
     /// A stop was asked for ([`crate::interrupt`]); the files are those of the generation
     /// named.
     #[error("interrupted after generation {0}")]
@@ -59,6 +65,7 @@ impl EvolveError {
             EvolveError::Write { .. }
             | EvolveError::Diverged(_)
             | EvolveError::Unusable { .. }
+            | EvolveError::Forfeited { .. }
             | EvolveError::Interrupted(_) => false,
             _ => true,
         }

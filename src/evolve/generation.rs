@@ -133,6 +133,10 @@ impl<G: NamedEvaluators> Evolution<G> {
                 &state.architecture,
                 &|| observer.game_done(),
             )
+            .map_err(|forfeit| EvolveError::Forfeited {
+                during: format!("generation {generation}'s learning games"),
+                reason: forfeit.reason,
+            })?
         } else {
             Vec::new()
         };
@@ -155,7 +159,7 @@ impl<G: NamedEvaluators> Evolution<G> {
                 &hall,
                 &self.sparring,
                 &|| observer.game_done(),
-            )
+            )?
         } else {
             learned
         };

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use crate::arena::{Agent, play_game, random_opening};
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
+use crate::evolve::EvolveError;
 use crate::evolve::benchmark::network_player;
 use crate::evolve::config::EvolveConfig;
 use crate::farm::map_jobs;
@@ -215,7 +216,7 @@ pub fn play_league<G: NamedEvaluators>(
     hall: &[Arc<NeuralEvaluator>],
     partners: &[Box<dyn Agent<G>>],
     on_game_done: &(dyn Fn() + Sync),
-) -> Vec<f64> {
+) -> Result<Vec<f64>, EvolveError> {
     let networks: Vec<Box<dyn Agent<G>>> = population
         .iter()
         .chain(hall)
@@ -230,7 +231,7 @@ pub fn play_league<G: NamedEvaluators>(
     let first_partner = networks.len();
     let generation_key = u64::from(generation);
     let fixtures = fixtures(config, generation, hall.len(), partners.len());
-    let outcomes: Vec<Outcome> = map_jobs(fixtures.len(), |k| {
+    let outcomes: Vec<(Outcome, Option<String>)> = map_jobs(fixtures.len(), |k| {
         let fixture = fixtures[k];
         let (low, high) = (
             fixture.first.min(fixture.second),
@@ -271,10 +272,25 @@ pub fn play_league<G: NamedEvaluators>(
         let players = [agents[fixture.first], agents[fixture.second]];
         let record = play_game(&opening, players, &mut rng);
         on_game_done();
-        record.outcome
+        let forfeit = record.forfeit.map(|(_, forfeit)| forfeit.reason);
+        (record.outcome, forfeit)
     });
+    if let Some((k, reason)) =
+        (outcomes.iter().enumerate()).find_map(|(k, (_, forfeit))| Some((k, forfeit.clone()?)))
+    {
+        let fixture = fixtures[k];
+        return Err(EvolveError::Forfeited {
+            during: format!(
+                "generation {generation}'s fitness game {} ({} vs {})",
+                k + 1,
+                agents[fixture.first].name(),
+                agents[fixture.second].name()
+            ),
+            reason,
+        });
+    }
     let mut fitness = vec![0.0; population.len()];
-    for (fixture, outcome) in fixtures.into_iter().zip(outcomes) {
+    for (fixture, (outcome, _)) in fixtures.into_iter().zip(outcomes) {
         if fixture.credit_first {
             fitness[fixture.first] += f64::from(points(outcome, Player::First));
         }
@@ -282,7 +298,7 @@ pub fn play_league<G: NamedEvaluators>(
             fitness[fixture.second] += f64::from(points(outcome, Player::Second));
         }
     }
-    fitness
+    Ok(fitness)
 }
 
 /// A seeded opening of `plies` random plies; retries on the rare playout that ends the

@@ -11,7 +11,7 @@
 
 use rand::RngExt;
 
-use crate::arena::{Agent, random_opening};
+use crate::arena::{Agent, Forfeit, random_opening};
 use crate::eval::NamedEvaluators;
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
@@ -40,7 +40,7 @@ pub fn learn<G: NamedEvaluators>(
     tutors: &Tutors<'_, G>,
     architecture: &crate::nn::Architecture,
     on_game_done: &(dyn Fn() + Sync),
-) -> Vec<f64> {
+) -> Result<Vec<f64>, Forfeit> {
     let Tutors { sparring, teacher } = *tutors;
     let settings = config.td_settings(generation);
     population
@@ -75,9 +75,9 @@ pub fn learn<G: NamedEvaluators>(
                 }
             };
             let mut network = start.network(architecture, std::mem::take(&mut individual.genes));
-            let results = td::train(&mut network, config.td_games, &setup, settings, teacher);
+            let results = td::train(&mut network, config.td_games, &setup, settings, teacher)?;
             individual.genes = network.genes().to_vec();
-            partner_score(&results)
+            Ok(partner_score(&results))
         })
         .collect()
 }

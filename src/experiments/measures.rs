@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::arena::{
-    AgentSpec, SeriesConfig, SeriesStats, WinRecord, league_agents, league_series, panel_opponents,
-    play_panel, play_series,
+    AgentSpec, Forfeits, SeriesConfig, SeriesStats, WinRecord, league_agents, league_series,
+    panel_opponents, play_panel, play_series,
 };
 use crate::eval::NamedEvaluators;
 use crate::experiments::ExperimentError;
@@ -60,7 +60,25 @@ fn play<G: NamedEvaluators>(
 ) -> Result<WinRecord, ExperimentError> {
     let (player, opponent) = (player.build(start)?, opponent.build(start)?);
     let records = play_series(start, player.as_ref(), opponent.as_ref(), config, &|| {})?;
+    let mut forfeits = Forfeits::default();
+    forfeits.add(&records, "");
+    refuse_forfeits(
+        &format!("{} vs {}", player.name(), opponent.name()),
+        &forfeits,
+    )?;
     Ok(SeriesStats::from_records(&records).record)
+}
+
+/// Refuses a measure (named `measure`) in which a game was forfeited: its number would
+/// count a failure as a result.
+fn refuse_forfeits(measure: &str, forfeits: &Forfeits) -> Result<(), ExperimentError> {
+    match forfeits.warning() {
+        Some(warning) => Err(ExperimentError::Forfeited {
+            measure: measure.to_string(),
+            forfeits: warning,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The champion in `file` against each opponent of the game's panel: the opponent's spec
@@ -81,6 +99,12 @@ pub fn play_panel_rows<G: NamedEvaluators>(
         seed: measure.seed,
     };
     let rows = play_panel(start, player.as_ref(), &opponents, config, &|_| {}, &|| {})?;
+    for row in &rows {
+        refuse_forfeits(
+            &format!("the panel's series against {}", row.opponent),
+            &row.forfeits,
+        )?;
+    }
     Ok(rows
         .into_iter()
         .map(|row| (row.opponent, row.record))

@@ -53,6 +53,12 @@ pub enum ExperimentError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// An agent gave up a game of a measure (an external engine that failed): the measure
+    /// is not recorded, and the experiment stops (resuming measures again).
+    #[error(
+        "{measure}: {forfeits}; a measure with a forfeited game is not recorded, so the experiment stops (resume it once the agent works)"
+    )]
+    Forfeited { measure: String, forfeits: String },
     /// A stop was asked for ([`crate::interrupt`]) before this run started.
     #[error("interrupted before run {variant}, seed {seed}")]
     Interrupted { variant: String, seed: u64 },
@@ -71,6 +77,7 @@ impl ExperimentError {
             ExperimentError::Champion(_)
             | ExperimentError::Rating(_)
             | ExperimentError::Write { .. }
+            | ExperimentError::Forfeited { .. }
             | ExperimentError::Interrupted { .. } => false,
         }
     }

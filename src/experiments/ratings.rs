@@ -81,6 +81,12 @@ fn play<G: NamedEvaluators>(
         timed_moves: None,
     };
     let result = round_robin(start, &agents, config, &|| {})?;
+    if let Some(forfeits) = result.forfeits.warning() {
+        return Err(ExperimentError::Forfeited {
+            measure: "the ratings' round robin".to_string(),
+            forfeits,
+        });
+    }
     let anchor = measure.anchors.first().cloned().unwrap_or_else(|| {
         let baseline = &plan.variants[plan.baseline].name;
         champion_name(baseline, plan.seeds[0])

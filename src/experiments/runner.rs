@@ -21,7 +21,7 @@ use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::{Evolution, Observer};
-use crate::experiments::measures::{play_benchmark, play_league};
+use crate::experiments::measures::{champion_spec, play_benchmark, play_league};
 use crate::experiments::plan::{Plan, Variant};
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
 
@@ -178,6 +178,7 @@ pub fn run_all<G: NamedEvaluators>(
         .iter()
         .flat_map(|&seed| plan.variants.iter().map(move |variant| (seed, variant)))
         .collect();
+    check_measurable::<G>(plan, experiment)?;
     let failed = AtomicBool::new(false);
     let outcomes = crate::farm::map_whole_jobs(runs.len(), at_once, |index| {
         if failed.load(Ordering::Relaxed) {
@@ -218,6 +219,36 @@ pub fn run_all<G: NamedEvaluators>(
         }
     }
     Ok(all)
+}
+
+/// Refuses, before any run starts, a plan whose measures could not be taken of the
+/// champions it will train: each champion's spec (its path in this directory, at each
+/// depth a measure plays it) and each panel's opponents must read as agent specs — an
+/// error found after training would come hours too late.
+fn check_measurable<G: NamedEvaluators>(
+    plan: &Plan,
+    experiment: &ExperimentDir,
+) -> Result<(), ExperimentError> {
+    let mut depths: Vec<Option<u32>> = vec![None];
+    depths.extend(plan.evaluation.benchmark.iter().map(|b| b.depth));
+    if let Some(held_out) = &plan.held_out {
+        depths.extend(held_out.benchmark.iter().map(|b| b.depth));
+        if let Some(panel) = &held_out.panel {
+            depths.push(panel.player_depth);
+            for spec in crate::arena::panel_opponents::<G>(panel.depth) {
+                spec.parse::<crate::arena::AgentSpec>()?;
+            }
+        }
+    }
+    for variant in &plan.variants {
+        for &seed in &plan.seeds {
+            let champion = experiment.run_dir(&variant.name, seed).join("champion.evo");
+            for &depth in &depths {
+                champion_spec(&champion, depth)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs (or resumes) one run of the plan and measures its champion, unless an earlier

@@ -32,4 +32,11 @@ pub trait Notation: Game {
         next.play_unchecked(mv);
         Ok(next)
     }
+
+    /// Whether `other` is a position of the same variant of the game (board size and
+    /// rules) as this one: a player built for one variant plays only its positions. Games
+    /// of one variant keep the default.
+    fn same_variant(&self, _other: &Self) -> bool {
+        true
+    }
 }

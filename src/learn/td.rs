@@ -24,7 +24,7 @@
 
 use rand::RngExt;
 
-use crate::arena::Agent;
+use crate::arena::{Agent, Forfeit, History};
 use crate::eval::neural::{NetworkView, NeuralInput};
 use crate::games::joint::is_joint;
 use crate::games::{Game, MoveList, Player};
@@ -124,19 +124,28 @@ pub struct Trajectory<G> {
     pub result: Option<i32>,
 }
 
-/// Plays one game from `start` with `network` fixed and returns what it would learn.
+/// Plays one game from `start` with `network` fixed and returns what it would learn, or
+/// the sparring partner's forfeit (a game it gave up teaches nothing true).
 pub fn play_trajectory<G: NeuralInput>(
     network: &Network,
     start: &G,
     opponent: &Opponent<'_, G>,
     settings: TdSettings,
     rng: &mut GameRng,
-) -> Trajectory<G> {
+) -> Result<Trajectory<G>, Forfeit> {
     // What each move teaches, in order: `None` for a move that teaches nothing.
     let mut steps = Vec::new();
     let mut game = start.clone();
+    let mut moves = Vec::new();
     let mut cache = IndexCache::default();
-    while let Some(step) = next_move(network, &mut game, opponent, settings, rng, &mut cache) {
+    while let Some(step) = next_move(
+        network,
+        (start, &mut game, &mut moves),
+        opponent,
+        settings,
+        rng,
+        &mut cache,
+    )? {
         steps.push(step);
     }
     if settings.lambda > 0.0 {
@@ -149,7 +158,7 @@ pub fn play_trajectory<G: NeuralInput>(
             .outcome()
             .map(|outcome| outcome.sign_for(side.opponent())),
     };
-    Trajectory { updates, result }
+    Ok(Trajectory { updates, result })
 }
 
 /// Turns each step's one-move target into its λ-return, from the game's end backwards:
@@ -178,20 +187,22 @@ fn blend_lambda_returns<G: Game>(steps: &mut [Option<(G, f32)>], lambda: f32) {
     }
 }
 
-/// Plays the next move of a learning game in `game` and says what it teaches: `None` once
-/// the game is over, else the position before the move with its target, if it has one.
+/// Plays the next move of a learning game in `game`, reached from `start` by `played`
+/// (to which the move is added), and says what it teaches: `None` once the game is over,
+/// else the position before the move with its target, if it has one; or the partner's
+/// forfeit.
 fn next_move<G: NeuralInput>(
     network: &Network,
-    game: &mut G,
+    (start, game, played): (&G, &mut G, &mut Vec<G::Move>),
     opponent: &Opponent<'_, G>,
     settings: TdSettings,
     rng: &mut GameRng,
     cache: &mut IndexCache,
-) -> Option<Option<(G, f32)>> {
+) -> Result<Option<Option<(G, f32)>>, Forfeit> {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     if moves.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mover = game.to_move();
     // What is learned from the move: nothing, or the value of its position for the mover
@@ -200,7 +211,12 @@ fn next_move<G: NeuralInput>(
         // Both choose unseen (Congkak's opening): a random joint move, not learned from.
         _ if is_joint(game) => (moves[rng.random_range(0..moves.len())], Learn::No),
         Opponent::Partner { agent, side } if *side == mover => {
-            (agent.choose(game, rng), Learn::Evaluate)
+            let history = History {
+                start,
+                moves: played,
+                spent: None,
+            };
+            (agent.choose(game, history, rng)?, Learn::Evaluate)
         }
         _ if rng.random_bool(settings.exploration) => {
             let learn = if settings.learn_exploring {
@@ -221,12 +237,13 @@ fn next_move<G: NeuralInput>(
     };
     let before = game.clone();
     game.play_unchecked(mv);
+    played.push(mv);
     let target = match learn {
-        Learn::No => return Some(None),
+        Learn::No => return Ok(Some(None)),
         Learn::Towards(value) => value,
         Learn::Evaluate => value_after(network, game, mover),
     };
-    Some(Some((before, target)))
+    Ok(Some(Some((before, target))))
 }
 
 /// One learning game of a block: where it starts, whom it is against, and its generator.
@@ -240,7 +257,8 @@ pub struct GameSetup<'a, G: Game> {
 /// each batch of [`TdSettings::batch`] games is played in parallel against the weights as they stand,
 /// and the batch's updates are applied game by game, in order. The result depends on the
 /// setups alone, never on the number of threads. Returns the learner's result of each game
-/// (see [`Trajectory::result`]).
+/// (see [`Trajectory::result`]), or the first forfeit of a sparring partner, in game order
+/// (the network then holds the games before it).
 ///
 /// With several threads, the updates go to a second copy of the weights, game by game as
 /// soon as a game and those before it are over, while the batch's later games are still
@@ -260,7 +278,7 @@ pub fn train<'a, G: NeuralInput>(
     setup: &(dyn Fn(usize) -> GameSetup<'a, G> + Sync),
     settings: TdSettings,
     teacher: Option<&dyn Teacher<G>>,
-) -> Vec<Option<i32>> {
+) -> Result<Vec<Option<i32>>, Forfeit> {
     let rate = settings.learning_rate;
     let mut results = Vec::with_capacity(games);
     // The weights each batch's updates go to while its games are played, with several
@@ -274,18 +292,19 @@ pub fn train<'a, G: NeuralInput>(
         match &mut next {
             None => {
                 let played: Vec<_> = (0..count).map(play).collect();
-                apply_in_order(played.into_iter(), network, rate, &mut results);
+                apply_in_order(played.into_iter(), network, rate, &mut results)?;
             }
             Some(next) => {
-                in_order(count, &play, |played| {
+                let applied = in_order(count, &play, |played| {
                     next.copy_weights_from(frozen);
-                    apply_in_order(played, next, rate, &mut results);
+                    apply_in_order(played, next, rate, &mut results)
                 });
                 std::mem::swap(network, next);
+                applied?;
             }
         }
     }
-    results
+    Ok(results)
 }
 
 /// Plays the learning game `setup` against `network` and returns its updates, prepared
@@ -297,13 +316,13 @@ fn play_game<G: NeuralInput>(
     setup: GameSetup<'_, G>,
     settings: TdSettings,
     teacher: Option<&dyn Teacher<G>>,
-) -> (Updates<G>, Option<i32>) {
+) -> Result<(Updates<G>, Option<i32>), Forfeit> {
     let GameSetup {
         start,
         opponent,
         mut rng,
     } = setup;
-    let mut trajectory = play_trajectory(network, &start, &opponent, settings, &mut rng);
+    let mut trajectory = play_trajectory(network, &start, &opponent, settings, &mut rng)?;
     let mut ranked = Vec::new();
     if let Some(teacher) = teacher {
         for (position, target) in &mut trajectory.updates {
@@ -325,10 +344,10 @@ fn play_game<G: NeuralInput>(
     }
     // The moves' updates follow the game's own, without images: they are many already.
     trajectory.updates.extend(ranked);
-    (
+    Ok((
         Updates::prepare(network, trajectory.updates),
         trajectory.result,
-    )
+    ))
 }
 
 /// Each position of `updates` followed by its symmetric images, all with its target.
@@ -343,15 +362,17 @@ fn with_images<G: NeuralInput>(updates: Vec<(G, f32)>) -> Vec<(G, f32)> {
 }
 
 /// Applies the updates of each game of `played` to `network`, in order, and records the
-/// games' results in `results`.
+/// games' results in `results`, up to the first game a partner forfeited.
 fn apply_in_order<G: NeuralInput>(
-    played: impl Iterator<Item = (Updates<G>, Option<i32>)>,
+    played: impl Iterator<Item = Result<(Updates<G>, Option<i32>), Forfeit>>,
     network: &mut Network,
     rate: f32,
     results: &mut Vec<Option<i32>>,
-) {
-    for (updates, result) in played {
+) -> Result<(), Forfeit> {
+    for game in played {
+        let (updates, result) = game?;
         updates.apply(network, rate);
         results.push(result);
     }
+    Ok(())
 }

@@ -50,6 +50,9 @@ pub enum LiveError {
     /// the game over).
     #[error("{0}")]
     NotNow(String),
+    /// An engine that gave up instead of moving.
+    #[error("{0}")]
+    Forfeited(String),
 }
 
 impl LiveError {

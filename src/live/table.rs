@@ -206,7 +206,9 @@ impl<G: Drawn> LiveGame for Table<G> {
             let Seat::Engine(agent) = &self.seats[side.index()] else {
                 unreachable!("engines were filtered above");
             };
-            let mv = agent.choose(&view, &mut self.rng);
+            let mv = agent
+                .choose(&view, self.session.history(), &mut self.rng)
+                .map_err(|forfeit| LiveError::Forfeited(forfeit.reason))?;
             self.pending[side.index()] = Some(mv);
         }
         self.play_when_chosen();

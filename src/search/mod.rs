@@ -34,6 +34,22 @@ use crate::games::{Game, JointDecision, MoveList, Player};
 /// move can take minutes or more.)
 pub const MAX_DEPTH: u32 = 30;
 
+/// Longest time limit any front end accepts (a move, a game clock, a solve), in seconds: a
+/// day. A bound at parse time keeps every later `Duration` and deadline in range.
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// `seconds` as a time limit, if it is a number of seconds in (0, [`MAX_SECONDS`]]; else
+/// why not, in words.
+pub fn time_limit(seconds: f64) -> Result<std::time::Duration, String> {
+    if seconds > 0.0 && seconds <= MAX_SECONDS {
+        Ok(std::time::Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!(
+            "{seconds} is not a number of seconds in (0, {MAX_SECONDS}]"
+        ))
+    }
+}
+
 /// Base value of a won finished game; a heuristic value can never reach it.
 pub const WIN_VALUE: f32 = 1_000_000.0;
 

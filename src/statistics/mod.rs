@@ -8,6 +8,8 @@ pub mod rating;
 pub mod sprt;
 pub mod summary;
 
-pub use rating::{PairGames, PlayerRating, RatingError, Ratings, rate};
+pub use rating::{
+    MAX_BOOTSTRAP, PairGames, PlayerRating, RatingError, Ratings, check_bootstrap, rate,
+};
 pub use sprt::{EloEstimate, Pentanomial, Sprt, SprtError, Verdict};
 pub use summary::{Comparison, Summary};

@@ -73,6 +73,20 @@ pub enum RatingError {
     UnknownPlayer(usize, usize),
     #[error("no games to rate")]
     NoGames,
+    #[error("{0} bootstrap samples: at most {MAX_BOOTSTRAP}")]
+    TooManySamples(usize),
+}
+
+/// Most bootstrap resamples a rating may ask for: each refits every rating, and intervals
+/// settle long before this.
+pub const MAX_BOOTSTRAP: usize = 100_000;
+
+/// `samples` if a rating may use that many bootstrap resamples.
+pub fn check_bootstrap(samples: usize) -> Result<usize, RatingError> {
+    if samples > MAX_BOOTSTRAP {
+        return Err(RatingError::TooManySamples(samples));
+    }
+    Ok(samples)
 }
 
 /// Rates `players` from `games`, `anchor` at 0 Elo, with 95% intervals from `samples`
@@ -84,6 +98,7 @@ pub fn rate(
     samples: usize,
     seed: u64,
 ) -> Result<Ratings, RatingError> {
+    check_bootstrap(samples)?;
     let anchor_index = players
         .iter()
         .position(|p| p == anchor)

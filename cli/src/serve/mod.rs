@@ -67,6 +67,7 @@ pub fn run(args: &ServeArgs) -> CliResult {
 }
 
 async fn serve(args: &ServeArgs) -> CliResult {
+    crate::stop::signals_end_the_command_itself();
     let stop = shutdown_signal();
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await

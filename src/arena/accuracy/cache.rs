@@ -1,19 +1,22 @@
 //! A sample's exact values on disk, so that measuring another agent, or the same one again,
 //! costs only its moves. One JSON file per sample, named by a checksum of the sample's
-//! description and holding that description: a file whose description differs, that does
-//! not parse, or whose positions or moves do not read back, is not used (and is replaced).
+//! description and holding that description, each position with the moves that reached
+//! it. A file is used only if it is exactly the sample drawn again: the same description,
+//! the same positions in the same order reached by the same moves, every legal move
+//! valued once, no value beyond [`MAX_MARGIN`]. Any other file (damaged, crafted, of
+//! another version) is not used, and is replaced.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::ValuedPosition;
+use super::{MAX_MARGIN, Sampled, ValuedPosition};
 use crate::games::Notation;
 use crate::persist::{read_limited, write_atomic};
 
 /// Version of the file layout.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// Largest cache file read: a sample of 100,000 positions takes a few tens of MB.
 pub const MAX_CACHE_BYTES: u64 = 256 << 20;
@@ -28,6 +31,8 @@ struct CacheFile {
 #[derive(Serialize, Deserialize)]
 struct CachedPosition {
     position: String,
+    /// The moves from the sample's start that reached the position.
+    line: Vec<String>,
     /// Each legal move and the final margin for the mover after it.
     moves: Vec<(String, i32)>,
 }
@@ -51,10 +56,13 @@ pub fn path(dir: &Path, sample: &str) -> PathBuf {
     ))
 }
 
-/// The cached values of `sample` at `path`: `Ok(None)` when there is no file.
+/// The cached values of `sample`, whose positions are `drawn` from `start`, at `path`:
+/// `Ok(None)` when there is no file.
 pub fn load<G: Notation>(
     path: &Path,
     sample: &str,
+    start: &G,
+    drawn: &[Sampled<G>],
 ) -> Result<Option<Vec<ValuedPosition<G>>>, CacheError> {
     let bytes = match read_limited(path, MAX_CACHE_BYTES) {
         Ok(bytes) => bytes,
@@ -83,40 +91,94 @@ pub fn load<G: Notation>(
             found: file.sample,
         });
     }
+    if file.positions.len() != drawn.len() {
+        return Err(corrupt(format!(
+            "it holds {} positions where the sample has {}",
+            file.positions.len(),
+            drawn.len()
+        )));
+    }
     file.positions
         .iter()
-        .map(|cached| {
-            let game = G::from_position_string(&cached.position)
-                .map_err(|e| corrupt(format!("position {:?}: {e}", cached.position)))?;
-            let values = cached
-                .moves
-                .iter()
-                .map(|(text, value)| {
-                    let mv = game
-                        .parse_move(text)
-                        .map_err(|e| corrupt(format!("move {text:?}: {e}")))?;
-                    Ok((mv, *value))
-                })
-                .collect::<Result<Vec<_>, CacheError>>()?;
-            if values.len() != game.count_moves() {
+        .zip(drawn)
+        .enumerate()
+        .map(|(k, (cached, sampled))| {
+            let game = &sampled.game;
+            let line = line_texts(start, &sampled.line);
+            if cached.position != game.to_position_string() || cached.line != line {
                 return Err(corrupt(format!(
-                    "position {:?} has {} moves, not {}",
-                    cached.position,
-                    game.count_moves(),
-                    values.len()
+                    "its position {} is not the sample's ({:?})",
+                    k + 1,
+                    game.to_position_string()
                 )));
             }
-            Ok(ValuedPosition { game, values })
+            let values = valued_moves(game, &cached.moves).map_err(|reason| {
+                corrupt(format!(
+                    "position {} ({:?}): {reason}",
+                    k + 1,
+                    cached.position
+                ))
+            })?;
+            Ok(ValuedPosition {
+                game: game.clone(),
+                line: sampled.line.clone(),
+                values,
+            })
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
 
-/// Writes the values of `sample` to `path` (atomically: a reader sees the old file or the
+/// The moves of `line`, played from `start`, each in the notation of the position it was
+/// played in.
+fn line_texts<G: Notation>(start: &G, line: &[G::Move]) -> Vec<String> {
+    let mut game = start.clone();
+    line.iter()
+        .map(|&mv| {
+            let text = game.format_move(mv);
+            game.play_unchecked(mv);
+            text
+        })
+        .collect()
+}
+
+/// `moves` read as the values of every legal move of `game`, each once, within
+/// [`MAX_MARGIN`].
+fn valued_moves<G: Notation>(
+    game: &G,
+    moves: &[(String, i32)],
+) -> Result<Vec<(G::Move, i32)>, String> {
+    let mut values: Vec<(G::Move, i32)> = Vec::with_capacity(moves.len());
+    for (text, value) in moves {
+        let mv = game
+            .parse_move(text)
+            .map_err(|e| format!("move {text:?}: {e}"))?;
+        if values.iter().any(|&(seen, _)| seen == mv) {
+            return Err(format!("move {text:?} is listed twice"));
+        }
+        if !(-MAX_MARGIN..=MAX_MARGIN).contains(value) {
+            return Err(format!(
+                "move {text:?} has the value {value}, beyond ±{MAX_MARGIN}"
+            ));
+        }
+        values.push((mv, *value));
+    }
+    if values.len() != game.count_moves() {
+        return Err(format!(
+            "{} moves are valued where it has {}",
+            values.len(),
+            game.count_moves()
+        ));
+    }
+    Ok(values)
+}
+
+/// Writes the values of `sample`, drawn from `start`, to `path` (atomically: a reader sees the old file or the
 /// new one).
 pub fn store<G: Notation>(
     path: &Path,
     sample: &str,
+    start: &G,
     positions: &[ValuedPosition<G>],
 ) -> io::Result<()> {
     let file = CacheFile {
@@ -126,6 +188,7 @@ pub fn store<G: Notation>(
             .iter()
             .map(|p| CachedPosition {
                 position: p.game.to_position_string(),
+                line: line_texts(start, &p.line),
                 moves: p
                     .values
                     .iter()

@@ -12,21 +12,27 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::Agent;
 use crate::arena::stats::wilson_interval;
+use crate::arena::{Agent, Forfeit, History};
 use crate::farm::map_jobs;
 use crate::games::{Game, Notation};
 use crate::rng::rng_for;
 use crate::statistics::Summary;
 
 pub use oracle::{ExactMoves, KalahOracle, OthelloOracle};
-pub use sampler::{SampleError, Sampler};
+pub use sampler::{SampleError, Sampled, Sampler};
 
-/// A sampled position and the exact final margin (the mover's score minus the opponent's,
-/// under perfect play from then on) after each of its legal moves.
+/// Largest final margin a cached value may have: far above any game's, so that a crafted
+/// value cannot overflow the losses.
+pub const MAX_MARGIN: i32 = 10_000;
+
+/// A sampled position, the moves from the sample's start that reached it, and the exact
+/// final margin (the mover's score minus the opponent's, under perfect play from then on)
+/// after each of its legal moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValuedPosition<G: Game> {
     pub game: G,
+    pub line: Vec<G::Move>,
     pub values: Vec<(G::Move, i32)>,
 }
 
@@ -42,6 +48,22 @@ impl<G: Game> ValuedPosition<G> {
         let value = self.values.iter().find(|&&(m, _)| m == mv)?.1;
         Some(self.best() - value)
     }
+
+    /// What the worst move loses: the price of a forfeit, as a lost game is a forfeit's.
+    pub fn worst_loss(&self) -> i32 {
+        self.best() - self.values.iter().map(|&(_, v)| v).min().unwrap_or(0)
+    }
+}
+
+/// An agent's losses over a sample, position by position, and the positions where it
+/// gave up instead of moving (an external engine that failed): each is counted as its
+/// worst move, and reports say how many there were.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Losses {
+    pub per_position: Vec<i32>,
+    pub forfeited: usize,
+    /// The first forfeit, naming the position.
+    pub first_forfeit: Option<String>,
 }
 
 /// One agent's accuracy over a sample: the share of optimal moves (95% Wilson interval)
@@ -59,6 +81,9 @@ pub struct Accuracy {
     pub mean_loss: f64,
     pub loss_ci_low: f64,
     pub loss_ci_high: f64,
+    /// Positions where the agent gave up (each counted as its worst move).
+    pub forfeited: usize,
+    pub first_forfeit: Option<String>,
     pub versus: Option<Versus>,
 }
 
@@ -74,27 +99,55 @@ pub struct Versus {
 /// The stream of the agents' own random choices, apart from the sampler's games.
 const CHOICE_STREAM: u64 = 0xacc0;
 
-/// What `agent` loses against the best move in each of `positions`: its move in the k-th
-/// uses the generator of (`seed`, k), whatever other agents are measured and however the
-/// work is spread over threads.
-pub fn losses<G: Game>(
+/// What `agent` loses against the best move in each of `positions`, drawn from `start`:
+/// its move in the k-th uses the generator of (`seed`, k), whatever other agents are
+/// measured and however the work is spread over threads.
+pub fn losses<G: Notation>(
     agent: &dyn Agent<G>,
+    start: &G,
     positions: &[ValuedPosition<G>],
     seed: u64,
-) -> Vec<i32> {
-    map_jobs(positions.len(), |k| {
+) -> Losses {
+    let answers: Vec<Result<i32, Forfeit>> = map_jobs(positions.len(), |k| {
         let position = &positions[k];
         let mut rng = rng_for(seed, &[CHOICE_STREAM, k as u64]);
-        let chosen = agent.choose(&position.game, &mut rng);
-        position
+        let history = History {
+            start,
+            moves: &position.line,
+            spent: None,
+        };
+        let chosen = agent.choose(&position.game, history, &mut rng)?;
+        Ok(position
             .loss(chosen)
-            .expect("an agent chooses one of the position's legal moves")
-    })
+            .expect("an agent chooses one of the position's legal moves"))
+    });
+    let mut losses = Losses {
+        per_position: Vec::with_capacity(positions.len()),
+        forfeited: 0,
+        first_forfeit: None,
+    };
+    for (k, (answer, position)) in answers.into_iter().zip(positions).enumerate() {
+        let loss = answer.unwrap_or_else(|forfeit| {
+            losses.forfeited += 1;
+            losses.first_forfeit.get_or_insert_with(|| {
+                format!(
+                    "position {} ({}): {}",
+                    k + 1,
+                    position.game.to_position_string(),
+                    forfeit.reason
+                )
+            });
+            position.worst_loss()
+        });
+        losses.per_position.push(loss);
+    }
+    losses
 }
 
 impl Accuracy {
     /// The accuracy of `player`, whose losses position by position are `losses`.
-    pub fn of(player: &str, losses: &[i32]) -> Accuracy {
+    pub fn of(player: &str, measured: &Losses) -> Accuracy {
+        let losses = &measured.per_position;
         let optimal = losses.iter().filter(|&&loss| loss == 0).count();
         let (optimal_ci_low, optimal_ci_high) = wilson_interval(optimal, losses.len());
         let values: Vec<f64> = losses.iter().map(|&l| f64::from(l)).collect();
@@ -114,8 +167,19 @@ impl Accuracy {
             mean_loss,
             loss_ci_low,
             loss_ci_high,
+            forfeited: measured.forfeited,
+            first_forfeit: measured.first_forfeit.clone(),
             versus: None,
         }
+    }
+
+    /// The warning for people, if the agent gave up at any position.
+    pub fn warning(&self) -> Option<String> {
+        let first = self.first_forfeit.as_ref()?;
+        Some(format!(
+            "{} forfeited {} of {} positions (each counted as its worst move); the first, {first}",
+            self.player, self.forfeited, self.positions
+        ))
     }
 
     /// This accuracy compared with `reference`'s on the same positions (`losses` and
@@ -148,8 +212,10 @@ pub enum Source {
 }
 
 /// The sample `sampler` draws from `start` with `sampler_agent`, every move valued by
-/// `oracle`: read from `cache_dir` if it holds it, else drawn, solved (`progress` hears
-/// (solved, wanted) after each position) and written there.
+/// `oracle`: drawn, then its values read from `cache_dir` if that holds exactly this
+/// sample (the same positions, reached by the same moves, every legal move valued once
+/// within [`MAX_MARGIN`]), else solved (`progress` hears (solved, wanted) after each
+/// position) and written there. `cache_dir` is checked before anything is solved.
 pub fn valued_sample<G: Notation>(
     start: &G,
     sampler: &Sampler,
@@ -160,26 +226,34 @@ pub fn valued_sample<G: Notation>(
 ) -> Result<(Vec<ValuedPosition<G>>, Source), AccuracyError> {
     let game = format!("{} from {}", start.name(), start.to_position_string());
     let key = sampler.describe(&game, &oracle.describe());
+    if let Some(dir) = cache_dir {
+        std::fs::create_dir_all(dir).map_err(|source| AccuracyError::CacheDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
     let file = cache_dir.map(|dir| cache::path(dir, &key));
+    let drawn = sampler.draw(start, sampler_agent, |game| oracle.admits(game))?;
     let mut ignored = None;
     if let Some(file) = &file {
-        match cache::load(file, &key) {
+        match cache::load(file, &key, start, &drawn) {
             Ok(Some(positions)) => return Ok((positions, Source::Cache)),
             Ok(None) => {}
             Err(reason) => ignored = Some(reason.to_string()),
         }
     }
-    let games = sampler.draw(start, sampler_agent, |game| oracle.admits(game))?;
-    let mut positions = Vec::with_capacity(games.len());
-    for game in games {
+    let mut positions = Vec::with_capacity(drawn.len());
+    for Sampled { game, line } in drawn {
         let values = oracle.move_values(&game);
-        positions.push(ValuedPosition { game, values });
+        positions.push(ValuedPosition { game, line, values });
         progress(positions.len(), sampler.positions);
     }
     if let Some(file) = &file {
-        cache::store(file, &key, &positions).map_err(|source| AccuracyError::WriteCache {
-            path: file.clone(),
-            source,
+        cache::store(file, &key, start, &positions).map_err(|source| {
+            AccuracyError::WriteCache {
+                path: file.clone(),
+                source,
+            }
         })?;
     }
     Ok((positions, Source::Solved { ignored }))
@@ -190,6 +264,11 @@ pub fn valued_sample<G: Notation>(
 pub enum AccuracyError {
     #[error(transparent)]
     Sample(#[from] SampleError),
+    #[error("the cache directory {path} cannot be used: {source}")]
+    CacheDir {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot write the cache {path}: {source}")]
     WriteCache {
         path: std::path::PathBuf,
@@ -199,9 +278,12 @@ pub enum AccuracyError {
 
 impl AccuracyError {
     /// Whether the request was at fault (a sampler that cannot find the positions asked
-    /// for) rather than the machine.
+    /// for, a cache path that is not a directory) rather than the machine or an engine.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, AccuracyError::Sample(_))
+        matches!(
+            self,
+            AccuracyError::Sample(SampleError::TooFew { .. }) | AccuracyError::CacheDir { .. }
+        )
     }
 }
 

@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 
 use rand::RngExt;
 
-use crate::arena::Agent;
+use crate::arena::{Agent, History};
 use crate::games::Notation;
 use crate::rng::rng_for;
 
@@ -24,9 +24,23 @@ pub struct Sampler {
     pub seed: u64,
 }
 
+/// A position of the sample and the moves from the start that reached it (an agent that
+/// knows games, not positions, such as a GTP engine, is given them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sampled<G: Notation> {
+    pub game: G,
+    pub line: Vec<G::Move>,
+}
+
 /// Why a sample could not be drawn.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SampleError {
+    #[error("the sampler {player} gave up sampling game {game}: {reason}")]
+    Forfeit {
+        player: String,
+        game: u64,
+        reason: String,
+    },
     #[error(
         "the sampler found only {found} of {wanted} positions in {games} games: widen --plies or ask for fewer --positions"
     )]
@@ -64,7 +78,7 @@ impl Sampler {
         start: &G,
         agent: &dyn Agent<G>,
         admits: impl Fn(&G) -> bool,
-    ) -> Result<Vec<G>, SampleError> {
+    ) -> Result<Vec<Sampled<G>>, SampleError> {
         let mut seen = HashSet::new();
         let mut kept = Vec::new();
         let games = GAMES_PER_POSITION * self.positions as u64;
@@ -75,19 +89,32 @@ impl Sampler {
             let mut rng = rng_for(self.seed, &[SAMPLE_STREAM, g]);
             let plies = rng.random_range(self.plies.clone());
             let mut game = start.clone();
+            let mut line = Vec::new();
             for _ in 0..plies {
                 if game.outcome().is_some() {
                     break;
                 }
-                let mv = agent.choose(&game, &mut rng);
+                let history = History {
+                    start,
+                    moves: &line,
+                    spent: None,
+                };
+                let mv = agent.choose(&game, history, &mut rng).map_err(|forfeit| {
+                    SampleError::Forfeit {
+                        player: self.player.clone(),
+                        game: g + 1,
+                        reason: forfeit.reason,
+                    }
+                })?;
                 game.play_unchecked(mv);
+                line.push(mv);
             }
             if game.outcome().is_none()
                 && game.count_moves() >= 2
                 && admits(&game)
                 && seen.insert(game.to_position_string())
             {
-                kept.push(game);
+                kept.push(Sampled { game, line });
             }
         }
         if kept.len() < self.positions {

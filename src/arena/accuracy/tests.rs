@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 use super::*;
-use crate::arena::{FirstMoveAgent, RandomAgent};
+use crate::arena::{Agent, FirstMoveAgent, Forfeit, History, RandomAgent};
 use crate::games::mancala::{Kalah, Mancala};
 use crate::games::othello::Othello;
 use crate::search::endgame::solve_endgame;
@@ -121,7 +121,8 @@ fn the_sampler_is_reproducible_keeps_distinct_positions_and_says_when_it_runs_sh
 #[test]
 fn measure_counts_optimal_moves_and_losses() {
     let sample = othello_sample(20, 2);
-    let result = Accuracy::of("first", &losses(&FirstMoveAgent, &sample, 9));
+    let start = Othello::start();
+    let result = Accuracy::of("first", &losses(&FirstMoveAgent, &start, &sample, 9));
     let by_hand: Vec<i32> = sample.iter().map(|p| p.best() - p.values[0].1).collect();
     assert_eq!(result.positions, 20);
     assert_eq!(result.optimal, by_hand.iter().filter(|&&l| l == 0).count());
@@ -131,15 +132,19 @@ fn measure_counts_optimal_moves_and_losses() {
     assert!(result.optimal_ci_low <= result.optimal_share);
     assert!(result.optimal_share <= result.optimal_ci_high);
     // A random agent's choices depend on the seed alone, not on the threads.
-    let once = losses(&RandomAgent, &sample, 9);
+    let once = losses(&RandomAgent, &start, &sample, 9);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap();
-    assert_eq!(pool.install(|| losses(&RandomAgent, &sample, 9)), once);
+    assert_eq!(
+        pool.install(|| losses(&RandomAgent, &start, &sample, 9)),
+        once
+    );
+    let random = Accuracy::of("random", &once);
+    let once = once.per_position;
     // Against itself, the paired difference is nothing; against `first`, the difference
     // of the two means.
-    let random = Accuracy::of("random", &once);
     let same = random
         .clone()
         .versus(&once, "random", &once)
@@ -177,6 +182,14 @@ fn the_cache_returns_what_was_solved_and_refuses_other_or_broken_files() {
     };
     let (solved, source) = solve_it(&dir);
     assert_eq!(source, Source::Solved { ignored: None });
+    // Each position comes with the moves from the start that reach it.
+    for position in &solved {
+        let mut game = start;
+        for &mv in &position.line {
+            game = game.play(mv).unwrap();
+        }
+        assert_eq!(game, position.game);
+    }
     let (cached, source) = solve_it(&dir);
     assert_eq!((cached, source), (solved.clone(), Source::Cache));
 
@@ -187,8 +200,13 @@ fn the_cache_returns_what_was_solved_and_refuses_other_or_broken_files() {
         .unwrap()
         .path();
     let key = sampler.describe("othello from …", "…");
+    let drawn = sampler
+        .draw(&start, &RandomAgent, |g| {
+            OthelloOracle::new(12).unwrap().admits(g)
+        })
+        .unwrap();
     assert!(matches!(
-        cache::load::<Othello>(&file, &key),
+        cache::load::<Othello>(&file, &key, &start, &drawn),
         Err(cache::CacheError::OtherSample { .. })
     ));
     // A crafted file: a move dropped from a position.
@@ -217,4 +235,146 @@ fn an_oracle_refuses_what_its_solver_cannot_take() {
     assert!(OthelloOracle::new(31).is_err());
     let wide: Mancala<Kalah> = Kalah::game(9, 1, false);
     assert!(KalahOracle::new(&wide, 10, 1 << 20).is_err());
+}
+
+/// A damaged or crafted cache is never trusted: every way it can differ from the sample it
+/// claims to be makes it ignored and solved again, with the reason, and no panic.
+#[test]
+fn a_cache_that_is_not_exactly_its_sample_is_solved_again() {
+    let dir = scratch("crafted");
+    let sampler = othello_sampler(5, 8);
+    let mut oracle = OthelloOracle::new(12).unwrap();
+    let start = Othello::start();
+    let mut solve_it = |dir: &std::path::Path| {
+        valued_sample(
+            &start,
+            &sampler,
+            &RandomAgent,
+            &mut oracle,
+            Some(dir),
+            &mut |_, _| {},
+        )
+        .unwrap()
+    };
+    let (solved, _) = solve_it(&dir);
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let pristine: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    type Damage = fn(&mut serde_json::Value);
+    let damages: [(&str, Damage); 7] = [
+        ("listed twice", |json| {
+            let moves = json["positions"][0]["moves"].as_array_mut().unwrap();
+            let first = moves[0].clone();
+            moves[1] = first;
+        }),
+        ("moves are valued", |json| {
+            json["positions"][0]["moves"] = serde_json::json!([]);
+        }),
+        ("positions where the sample has 5", |json| {
+            json["positions"].as_array_mut().unwrap().truncate(0);
+        }),
+        ("positions where the sample has 5", |json| {
+            let positions = json["positions"].as_array_mut().unwrap();
+            let copy = positions[0].clone();
+            positions.extend(std::iter::repeat_n(copy, 400));
+        }),
+        ("beyond", |json| {
+            json["positions"][0]["moves"][0][1] = serde_json::json!(i32::MIN);
+        }),
+        ("is not the sample's", |json| {
+            json["positions"].as_array_mut().unwrap().swap(0, 1);
+        }),
+        ("is not the sample's", |json| {
+            json["positions"][2]["line"].as_array_mut().unwrap().pop();
+        }),
+    ];
+    for (reason, damage) in damages {
+        let mut json = pristine.clone();
+        damage(&mut json);
+        std::fs::write(&file, json.to_string()).unwrap();
+        let (again, source) = solve_it(&dir);
+        assert_eq!(again, solved, "{reason}");
+        assert!(
+            matches!(&source, Source::Solved { ignored: Some(why) } if why.contains(reason)),
+            "{reason}: {source:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A cache path that is a file, not a directory, is refused before anything is solved.
+#[test]
+fn a_cache_path_that_is_a_file_is_refused_first() {
+    let dir = scratch("file");
+    let file = dir.join("not-a-directory");
+    std::fs::write(&file, b"x").unwrap();
+    let mut oracle = OthelloOracle::new(12).unwrap();
+    let error = valued_sample(
+        &Othello::start(),
+        &othello_sampler(3, 1),
+        &RandomAgent,
+        &mut oracle,
+        Some(&file),
+        &mut |_, _| panic!("nothing is solved"),
+    )
+    .unwrap_err();
+    assert!(matches!(error, AccuracyError::CacheDir { .. }), "{error}");
+    assert!(error.is_bad_input());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An agent that gives up at some positions: each is counted as its worst move, and the
+/// accuracy says how many there were.
+#[test]
+fn forfeited_positions_count_as_the_worst_move_and_are_reported() {
+    struct GivesUpOnOddLines;
+    impl Agent<Othello> for GivesUpOnOddLines {
+        fn choose(
+            &self,
+            game: &Othello,
+            history: History<'_, Othello>,
+            rng: &mut crate::rng::GameRng,
+        ) -> Result<crate::games::othello::Move, Forfeit> {
+            if history.moves.len() % 2 == 1 {
+                return Err(Forfeit {
+                    reason: "engine 'x' gave up".to_string(),
+                });
+            }
+            FirstMoveAgent.choose(game, history, rng)
+        }
+        fn name(&self) -> String {
+            "odd".to_string()
+        }
+    }
+    let sample = othello_sample(16, 3);
+    let start = Othello::start();
+    let measured = losses(&GivesUpOnOddLines, &start, &sample, 1);
+    let odd = sample.iter().filter(|p| p.line.len() % 2 == 1).count();
+    assert!(odd > 0 && odd < sample.len(), "{odd}");
+    assert_eq!(measured.forfeited, odd);
+    for (position, &loss) in sample.iter().zip(&measured.per_position) {
+        let expected = if position.line.len() % 2 == 1 {
+            position.worst_loss()
+        } else {
+            position.loss(position.values[0].0).unwrap()
+        };
+        assert_eq!(loss, expected);
+    }
+    let accuracy = Accuracy::of("odd", &measured);
+    assert_eq!(accuracy.forfeited, odd);
+    let warning = accuracy.warning().unwrap();
+    assert!(
+        warning.contains(&format!("forfeited {odd} of 16 positions")),
+        "{warning}"
+    );
+    assert!(warning.contains("engine 'x' gave up"), "{warning}");
+    assert_eq!(
+        Accuracy::of("first", &losses(&FirstMoveAgent, &start, &sample, 1)).warning(),
+        None
+    );
 }

@@ -10,6 +10,10 @@ impl<R: Rules> Notation for Mancala<R> {
         R::NAME
     }
 
+    fn same_variant(&self, other: &Self) -> bool {
+        self.rules == other.rules && self.board.pits_per_side() == other.board.pits_per_side()
+    }
+
     fn parse_move(&self, text: &str) -> Result<Pit, GameError> {
         let m = self.board.pits_per_side();
         if R::PASSES && text.trim() == "pass" {
