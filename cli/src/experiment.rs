@@ -98,7 +98,7 @@ fn experiment<G: NamedEvaluators>(
     // that looked for itself could see the leader's plan.toml, half made.
     let experiment = if farm::is_leader() {
         let opened = Sources::open(&plan, &args.reuse).and_then(|sources| {
-            let experiment = open(out, text, args.resume)?;
+            let experiment = open::<G>(out, &plan, text, args.resume)?;
             take_over(&plan, &experiment, &sources)?;
             Ok(experiment)
         });

@@ -371,6 +371,32 @@ fn plans_are_refused_with_the_key_at_fault() {
             "evaluation.benchmark[0]: opponent: ",
         ),
         (
+            "depth",
+            smoke
+                .replace(
+                    "games = 40\nseed = 777",
+                    "games = 40\nseed = 777\ndepth = 13",
+                )
+                .replace(
+                    "choose_by = \"vs heuristic:1\"",
+                    "choose_by = \"vs heuristic:1 at depth 13\"",
+                ),
+            "a 13-ply search can take hours a move",
+        ),
+        (
+            "panel-depth",
+            smoke.replace("depth = 1\ngames = 10", "depth = 30\ngames = 10"),
+            "a 30-ply search can take hours a move",
+        ),
+        (
+            "engine",
+            smoke.replace("\"kalah\"", "\"othello\"").replace(
+                "opponent = \"heuristic:1\"",
+                "opponent = \"gtp:/nonexistent/engine\"",
+            ),
+            "could not be started",
+        ),
+        (
             "syntax",
             smoke.replace("seeds = [1, 2, 3]", "seeds = [1, 2"),
             "missing comma between array elements",
@@ -390,6 +416,49 @@ fn plans_are_refused_with_the_key_at_fault() {
         assert!(line.contains(expected), "{name}: {line}");
         assert!(!out.exists(), "{name}: nothing is written");
     }
+}
+
+/// An output directory whose champions' paths could not be named in an agent spec (`@`
+/// starts the random-move suffix) is refused before any run.
+#[test]
+fn an_out_directory_a_champion_spec_cannot_name_is_refused_first() {
+    let dir = common::temp_dir("experiment-at");
+    let out = dir.join("out@1");
+    let output = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
+    let line = common::error_line(&output);
+    assert!(line.contains("@EPS suffix"), "{line}");
+    assert!(!out.exists(), "nothing is written");
+}
+
+/// A plan edited in place (its copy in the experiment's directory) and resumed measures
+/// every champion again by the new measures: no result of the old ones is left.
+#[test]
+fn a_plan_edited_in_place_is_measured_again_on_resume() {
+    let dir = common::temp_dir("experiment-edited");
+    let out = dir.join("out");
+    let output = experiment(&[SMOKE, "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let copy = out.join("plan.toml");
+    let edited = std::fs::read_to_string(&copy)
+        .unwrap()
+        .replace("heuristic:1", "heuristic:3");
+    std::fs::write(&copy, edited).unwrap();
+    let output = experiment(&[
+        copy.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let results = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(!results.contains("heuristic:1"), "{results}");
+    assert_eq!(results.matches(",vs heuristic:3,").count(), 6, "{results}");
+    let held_out: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("held-out.json")).unwrap()).unwrap();
+    assert_eq!(held_out["chosen_by"], "vs heuristic:3");
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(!summary.contains("| vs heuristic:1"), "{summary}");
+    assert!(summary.contains("| vs heuristic:3"), "{summary}");
 }
 
 #[test]

@@ -221,6 +221,7 @@ mod tests {
                 })
                 .into_iter()
                 .collect(),
+            taken_for: None,
         }
     }
 

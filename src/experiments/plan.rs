@@ -291,6 +291,18 @@ impl PlanFile {
     }
 }
 
+impl Plan {
+    /// The measures every run's champion is measured by (the evaluation's benchmarks and
+    /// League measure), as one line: what a kept evaluation file was measured for.
+    pub fn measures_key(&self) -> String {
+        let measures = serde_json::json!({
+            "benchmark": self.evaluation.benchmark,
+            "league": self.evaluation.league,
+        });
+        measures.to_string()
+    }
+}
+
 impl Evaluation {
     /// Refuses measures that cannot be taken, or whose seed is also a run's seed.
     fn check<G: NamedEvaluators>(&self, start: &G, seeds: &[u64]) -> Result<(), PlanError> {

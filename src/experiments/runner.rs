@@ -114,14 +114,25 @@ pub struct RunMeasures {
     /// The generation whose network became the champion.
     pub champion_generation: u32,
     pub measures: Vec<Measured>,
+    /// The plan's measures these were taken for (see [`Plan::measures_key`]): a resumed
+    /// experiment whose plan now asks for others takes them again, never mixes them.
+    #[serde(default)]
+    pub taken_for: Option<String>,
 }
 
 /// Opens `dir` for `plan` (whose text is `text`): a new experiment in a new or empty
-/// directory, or, with `resume`, the experiment begun there with the same plan.
-pub fn open(dir: &Path, text: &str, resume: bool) -> Result<ExperimentDir, ExperimentError> {
+/// directory, or, with `resume`, the experiment begun there with the same plan. A plan
+/// whose measures could not be taken in `dir` is refused first, with nothing written.
+pub fn open<G: NamedEvaluators>(
+    dir: &Path,
+    plan: &Plan,
+    text: &str,
+    resume: bool,
+) -> Result<ExperimentDir, ExperimentError> {
     let experiment = ExperimentDir {
         dir: dir.to_path_buf(),
     };
+    check_measurable::<G>(plan, &experiment)?;
     let copy = experiment.plan_copy();
     let refuse = |message: String| Err(ExperimentError::Directory(message));
     if copy.exists() {
@@ -178,7 +189,6 @@ pub fn run_all<G: NamedEvaluators>(
         .iter()
         .flat_map(|&seed| plan.variants.iter().map(move |variant| (seed, variant)))
         .collect();
-    check_measurable::<G>(plan, experiment)?;
     let failed = AtomicBool::new(false);
     let outcomes = crate::farm::map_whole_jobs(runs.len(), at_once, |index| {
         if failed.load(Ordering::Relaxed) {
@@ -270,7 +280,8 @@ fn run_one<G: NamedEvaluators>(
     }
     let run_dir = experiment.run_dir(&variant.name, seed);
     let file = experiment.evaluation_file(&variant.name, seed);
-    if let Some(measured) = read_kept(&file, "measure that run again")? {
+    let kept: Option<RunMeasures> = read_kept(&file, "measure that run again")?;
+    if let Some(measured) = kept.filter(|kept| kept.taken_for == Some(plan.measures_key())) {
         return Ok(measured);
     }
     let config = variant.run_config(seed);
@@ -379,5 +390,6 @@ fn measure<G: NamedEvaluators>(
         seed,
         champion_generation: champion.generation,
         measures,
+        taken_for: Some(plan.measures_key()),
     })
 }
