@@ -19,7 +19,7 @@ use evoboard::experiments::ratings::rate_champions;
 use evoboard::experiments::results::write_results;
 use evoboard::experiments::reuse::Sources;
 use evoboard::experiments::runner::{
-    ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, open, run_all,
+    ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, disk_bound, open, run_all,
 };
 use evoboard::farm;
 
@@ -94,6 +94,10 @@ fn experiment<G: NamedEvaluators>(
     let plan = plan
         .resolve(&start)
         .map_err(|error| BadInput(format!("plan {}: {error}", args.plan.display())))?;
+    let disk = disk_bound(&start, &plan)?;
+    if !args.resume {
+        check_disk(out, disk)?;
+    }
     // The leader opens the directory and tells the others whether it could: a process
     // that looked for itself could see the leader's plan.toml, half made.
     let experiment = if farm::is_leader() {
@@ -111,7 +115,7 @@ fn experiment<G: NamedEvaluators>(
         }
     };
     if farm::is_leader() {
-        say_what_runs(args, &plan, out);
+        say_what_runs(args, &plan, out, disk);
     }
     stop_on_ctrl_c()?;
     let progress = RunsProgress;
@@ -154,15 +158,71 @@ fn take_over(
     Ok(())
 }
 
-fn say_what_runs(args: &ExperimentArgs, plan: &Plan, out: &std::path::Path) {
+fn say_what_runs(args: &ExperimentArgs, plan: &Plan, out: &std::path::Path, disk: u64) {
     println!(
-        "experiment {} in {}: {} variants × {} seeds of {}",
+        "experiment {} in {}: {} variants × {} seeds of {} (at most {} on disk)",
         args.plan.display(),
         out.display(),
         plan.variants.len(),
         plan.seeds.len(),
-        plan.game
+        plan.game,
+        in_megabytes(disk)
     );
+}
+
+/// `bytes` for people, in MB or GB.
+fn in_megabytes(bytes: u64) -> String {
+    let megabytes = bytes as f64 / 1e6;
+    if megabytes >= 1000.0 {
+        format!("{:.1} GB", megabytes / 1000.0)
+    } else {
+        format!("{megabytes:.0} MB")
+    }
+}
+
+/// Refuses a new experiment whose runs would not fit on the disk that holds `out` (the
+/// nearest directory that exists), rather than failing hours later with runs half
+/// written.
+fn check_disk(out: &std::path::Path, needed: u64) -> CliResult {
+    let Some(free) = out
+        .ancestors()
+        .find(|dir| dir.is_dir())
+        .and_then(free_bytes)
+    else {
+        return Ok(());
+    };
+    if needed > free {
+        return Err(BadInput(format!(
+            "the plan's runs may take up to {} on disk, and {} has {} free: fewer seeds or \
+             variants, fewer kept checkpoints (keep_checkpoints), or another --out",
+            in_megabytes(needed),
+            out.display(),
+            in_megabytes(free)
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// The bytes free to this user on the file system of `dir`.
+#[cfg(unix)]
+fn free_bytes(dir: &std::path::Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `statvfs` fills the struct it is given for a NUL-terminated path.
+    let stats = unsafe {
+        let mut stats: libc::statvfs = std::mem::zeroed();
+        if libc::statvfs(path.as_ptr(), &mut stats) != 0 {
+            return None;
+        }
+        stats
+    };
+    Some(u64::from(stats.f_bavail).saturating_mul(u64::from(stats.f_frsize)))
+}
+
+#[cfg(not(unix))]
+fn free_bytes(_: &std::path::Path) -> Option<u64> {
+    None
 }
 
 /// The leader's part once every run is measured: the round robin, the held-out measures,

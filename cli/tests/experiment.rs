@@ -418,6 +418,51 @@ fn plans_are_refused_with_the_key_at_fault() {
     }
 }
 
+/// Plans at the limits are refused at once: many seeds listed twice (checked in linear
+/// time, after the cap on runs), measures whose names give one figure file, and runs that
+/// would not fit on the disk.
+#[test]
+fn large_or_colliding_plans_are_refused_before_anything_is_written() {
+    let dir = common::temp_dir("experiment-limits");
+    std::fs::create_dir_all(&dir).unwrap();
+    let smoke = std::fs::read_to_string(SMOKE).unwrap();
+    let mut seeds: Vec<String> = (0..4_000).map(|s| s.to_string()).collect();
+    seeds.push("17".to_string());
+    let twice = smoke.replace(
+        "seeds = [1, 2, 3]",
+        &format!("seeds = [{}]", seeds.join(", ")),
+    );
+    let colliding = smoke.replace(
+        "[[evaluation.benchmark]]",
+        "[[evaluation.benchmark]]\nopponent = \"heuristic:2\"\nname = \"VS Heuristic 1\"\ngames = 2\nseed = 9\n[[evaluation.benchmark]]",
+    );
+    let seeds: Vec<String> = (10..5_000).map(|s| s.to_string()).collect();
+    let huge = format!(
+        "game = \"othello\"\nseeds = [{}]\n[base]\npreset = \"modern\"\npopulation = 10000\ngenerations = 100\n[variants.a]\n",
+        seeds.join(", ")
+    );
+    let cases = [
+        ("twice", twice, "seeds: 17 is listed twice"),
+        (
+            "colliding",
+            colliding,
+            "would share the figure measure-vs-heuristic-1.png",
+        ),
+        ("huge", huge, "the plan's runs may take up to"),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let out = dir.join(format!("{name}-out"));
+        let clock = Instant::now();
+        let output = experiment(&[path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let line = common::error_line(&output);
+        assert!(line.contains(expected), "{name}: {line}");
+        assert!(!out.exists(), "{name}: nothing is written");
+        assert!(clock.elapsed() < Duration::from_secs(30), "{name}");
+    }
+}
+
 /// An output directory whose champions' paths could not be named in an agent spec (`@`
 /// starts the random-move suffix) is refused before any run.
 #[test]

@@ -139,14 +139,8 @@ pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) 
             },
         });
     }
-    let slug = measure
-        .to_ascii_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
     Figure {
-        name: format!("measure-{slug}"),
+        name: crate::experiments::plan::measure_figure_name(measure),
         title: format!("{measure}: each seed, and the mean with its 95% interval"),
         y_desc: match measure {
             "league" => "League score".to_string(),

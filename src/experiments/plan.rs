@@ -234,18 +234,18 @@ impl PlanFile {
         if self.seeds.is_empty() {
             return invalid("seeds: list at least one seed".into());
         }
-        if let Some(seed) = duplicate(&self.seeds) {
-            return invalid(format!("seeds: {seed} is listed twice"));
-        }
         if self.variants.is_empty() {
             return invalid("variants: name at least one variant ([variants.NAME])".into());
         }
-        if self.variants.len() * self.seeds.len() > MAX_RUNS {
+        if self.variants.len().saturating_mul(self.seeds.len()) > MAX_RUNS {
             return invalid(format!(
                 "{} variants × {} seeds is over the limit of {MAX_RUNS} runs",
                 self.variants.len(),
                 self.seeds.len()
             ));
+        }
+        if let Some(seed) = duplicate(&self.seeds) {
+            return invalid(format!("seeds: {seed} is listed twice"));
         }
         let mut variants: Vec<Variant> = Vec::new();
         for (name, overrides) in &self.variants {
@@ -508,18 +508,25 @@ fn check_depth(what: &str, depth: Option<u32>) -> Result<(), PlanError> {
     Ok(())
 }
 
-/// Refuses two measures of one table with the same name: results would mix them.
+/// Refuses two measures of one table with the same name, or with names that give the
+/// same figure file (`vs heuristic:1`, `VS Heuristic 1`): results or plots would mix them.
 fn distinct(table: &str, names: &[String]) -> Result<(), PlanError> {
-    match names
-        .iter()
-        .enumerate()
-        .find(|(k, n)| names[..*k].contains(n))
-    {
-        Some((_, twice)) => Err(PlanError::Invalid(format!(
-            "{table}: two measures are named '{twice}': give one a `name = \"...\"`"
-        ))),
-        None => Ok(()),
+    let file = |name: &str| measure_figure_name(name);
+    for (k, name) in names.iter().enumerate() {
+        let Some(other) = names[..k].iter().find(|other| file(other) == file(name)) else {
+            continue;
+        };
+        let message = if other == name {
+            format!("{table}: two measures are named '{name}': give one a `name = \"...\"`")
+        } else {
+            format!(
+                "{table}: the measures '{other}' and '{name}' would share the figure {}.png: give one another `name = \"...\"`",
+                file(name)
+            )
+        };
+        return Err(PlanError::Invalid(message));
     }
+    Ok(())
 }
 
 /// Variant names become directory and file names: letters, digits, `-`, `_` and `.`.
@@ -540,11 +547,8 @@ fn check_name(name: &str) -> Result<(), PlanError> {
 }
 
 fn duplicate(seeds: &[u64]) -> Option<u64> {
-    seeds
-        .iter()
-        .enumerate()
-        .find(|(k, seed)| seeds[..*k].contains(seed))
-        .map(|(_, &seed)| seed)
+    let mut seen = std::collections::HashSet::with_capacity(seeds.len());
+    seeds.iter().copied().find(|&seed| !seen.insert(seed))
 }
 
 /// The settings of a variant: the defaults of its preset for the game, then `base`, then
@@ -587,6 +591,18 @@ fn settings<G: NamedEvaluators>(
     });
     config.validate().map_err(|error| error.to_string())?;
     Ok(config)
+}
+
+/// The file name (without extension) of the figure of `measure`: its words, lower case,
+/// joined by `-`. Two measures of one plan may not share it (the plan refuses them).
+pub fn measure_figure_name(measure: &str) -> String {
+    let slug = measure
+        .to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    format!("measure-{slug}")
 }
 
 #[cfg(test)]

@@ -261,6 +261,34 @@ fn check_measurable<G: NamedEvaluators>(
     Ok(())
 }
 
+/// Files of a run besides its networks (run.json, stats.csv, its evaluation), a bound.
+const RUN_FILES_BYTES: u64 = 256 << 10;
+
+/// A bound on the disk the plan's runs take once finished: per run, the checkpoints it
+/// keeps (each the population's weights with the learners' per-weight state, three
+/// numbers a weight at most), its champion and its snapshots, and its other files.
+pub fn disk_bound<G: NamedEvaluators>(start: &G, plan: &Plan) -> Result<u64, ExperimentError> {
+    let mut total: u64 = 0;
+    for variant in &plan.variants {
+        let config = &variant.config;
+        let network = crate::evolve::architecture_for(start, config)?.genes() as u64 * 4;
+        let generations = u64::from(config.generations);
+        let checkpoints = config
+            .keep_checkpoints
+            .map_or(generations, |keep| u64::from(keep).min(generations));
+        let snapshots = config
+            .snapshots
+            .map_or(0, |every| generations / u64::from(every));
+        let run = checkpoints
+            .saturating_mul(config.population as u64)
+            .saturating_mul(network.saturating_mul(3))
+            .saturating_add(network.saturating_mul(1 + snapshots))
+            .saturating_add(RUN_FILES_BYTES);
+        total = total.saturating_add(run.saturating_mul(plan.seeds.len() as u64));
+    }
+    Ok(total)
+}
+
 /// Runs (or resumes) one run of the plan and measures its champion, unless an earlier
 /// invocation did.
 fn run_one<G: NamedEvaluators>(
