@@ -601,3 +601,64 @@ fn a_signal_to_evoboard_ends_its_engines_too() {
         assert_no_sleep_lives_on(&marker);
     }
 }
+
+/// GTP's `time_settings` with times no clock holds (1e300, inf, 10^20 seconds) is taken
+/// as the longest think time, not a panic.
+#[test]
+fn gtp_time_settings_beyond_any_clock_are_the_longest_think_time() {
+    for time in ["1e300", "inf", "99999999999999999999"] {
+        let script = format!("1 boardsize 8\n2 time_settings 0 {time} 1\n3 genmove b\n4 quit\n");
+        let output = common::evoboard_with_input(
+            &["gtp", "--player", "heuristic:1", "--move-time", "1"],
+            &script,
+        );
+        assert!(output.status.success(), "{time}: {output:?}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        let answers: Vec<&str> = text.split_terminator("\n\n").collect();
+        assert_eq!(&answers[..2], ["=1", "=2"], "{time}: {text:?}");
+        assert!(answers[2].starts_with("=3 "), "{time}: {text:?}");
+    }
+}
+
+/// A GTP sparring partner in TD learning is given each game from its start, so it answers
+/// every move as the same search over NBoard does: the runs are identical.
+#[test]
+fn a_gtp_sparring_partner_plays_every_move_of_its_learning_games() {
+    let run = |protocol: &str| {
+        let dir = temp_dir(&format!("td-sparring-{protocol}"));
+        let output = evoboard(&[
+            "evolve",
+            "--game",
+            "othello",
+            "--preset",
+            "td",
+            "--generations",
+            "1",
+            "--td-games",
+            "32",
+            "--selection-games",
+            "2",
+            "--bench-games",
+            "2",
+            "--candidates",
+            "1",
+            "--sparring",
+            &evoboard_engine(protocol, "heuristic:1"),
+            "--sparring-share",
+            "1",
+            "--no-plots",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{protocol}: {output:?}");
+        let stats = std::fs::read_to_string(dir.join("stats.csv")).unwrap();
+        let timeless: Vec<String> = stats
+            .lines()
+            .map(|line| line.rsplit_once(',').unwrap().0.to_string())
+            .collect();
+        let champion = std::fs::read(dir.join("champion.evo")).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        (timeless, champion)
+    };
+    assert_eq!(run("gtp"), run("nboard"));
+}
