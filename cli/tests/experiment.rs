@@ -486,7 +486,8 @@ fn a_plan_edited_in_place_is_measured_again_on_resume() {
     let copy = out.join("plan.toml");
     let edited = std::fs::read_to_string(&copy)
         .unwrap()
-        .replace("heuristic:1", "heuristic:3");
+        .replace("heuristic:1", "heuristic:3")
+        .replace("games = 20\nseed = 778", "games = 22\nseed = 778");
     std::fs::write(&copy, edited).unwrap();
     let output = experiment(&[
         copy.to_str().unwrap(),
@@ -501,6 +502,9 @@ fn a_plan_edited_in_place_is_measured_again_on_resume() {
     let held_out: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("held-out.json")).unwrap()).unwrap();
     assert_eq!(held_out["chosen_by"], "vs heuristic:3");
+    let ratings: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("round-robin.json")).unwrap()).unwrap();
+    assert_eq!(ratings["players"][0]["games"], 6 * 22, "{ratings}");
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(!summary.contains("| vs heuristic:1"), "{summary}");
     assert!(summary.contains("| vs heuristic:3"), "{summary}");

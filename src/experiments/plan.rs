@@ -126,7 +126,7 @@ fn hundred() -> usize {
 /// Every champion (and each of `anchors`) against every other, `games` games a pair from
 /// `openings`-ply openings of `seed`; each champion's measure is its Bradley–Terry rating,
 /// the first anchor at 0 (without anchors, the baseline's champion of the first seed).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoundRobinMeasure {
     pub games: usize,

@@ -11,6 +11,15 @@ use crate::experiments::runner::{ExperimentDir, Measured, RunMeasures};
 use crate::experiments::{ExperimentError, read_kept, write_kept};
 use crate::statistics::{Ratings, rate};
 
+/// `round-robin.json`: the ratings, and what they were played for.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct KeptRatings {
+    #[serde(flatten)]
+    ratings: Ratings,
+    #[serde(default)]
+    taken_for: Option<String>,
+}
+
 /// Bootstrap resamples behind the ratings' intervals.
 const BOOTSTRAP: usize = 1000;
 
@@ -28,12 +37,30 @@ pub fn rate_champions<G: NamedEvaluators>(
     runs: &mut [RunMeasures],
 ) -> Result<Ratings, ExperimentError> {
     let file = experiment.dir.join("round-robin.json");
-    let ratings = match read_kept(&file, "play the round robin again")? {
-        Some(ratings) => ratings,
+    // What the ratings were played for: the measure and the champions (a plan edited in
+    // place may ask for another round robin, or have other runs).
+    let champions: Vec<String> = runs
+        .iter()
+        .map(|run| {
+            format!(
+                "{} at generation {}",
+                champion_name(&run.variant, run.seed),
+                run.champion_generation
+            )
+        })
+        .collect();
+    let taken_for = serde_json::json!({ "measure": measure, "champions": champions }).to_string();
+    let kept: Option<KeptRatings> = read_kept(&file, "play the round robin again")?;
+    let ratings = match kept.filter(|kept| kept.taken_for.as_ref() == Some(&taken_for)) {
+        Some(kept) => kept.ratings,
         None => {
             let ratings = play(start, plan, measure, experiment, runs)?;
-            write_kept(&file, &ratings)?;
-            ratings
+            let kept = KeptRatings {
+                ratings,
+                taken_for: Some(taken_for),
+            };
+            write_kept(&file, &kept)?;
+            kept.ratings
         }
     };
     for run in runs.iter_mut() {
