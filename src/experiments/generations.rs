@@ -91,6 +91,12 @@ pub fn rate_generations<G: NamedEvaluators>(
         timed_moves: None,
     };
     let result = play_pairs(start, &agents, &pairs, config, on_game_done)?;
+    if let Some(forfeits) = result.forfeits.warning() {
+        return Err(ExperimentError::Forfeited {
+            measure: "the gauntlet".to_string(),
+            forfeits,
+        });
+    }
     let ratings = rate(
         &names,
         &result.pair_games,
