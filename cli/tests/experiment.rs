@@ -371,6 +371,11 @@ fn plans_are_refused_with_the_key_at_fault() {
             "evaluation.benchmark[0]: opponent: ",
         ),
         (
+            "td-games",
+            smoke.replace("td_games = 300", "td_games = 4294967295"),
+            "--td-games 4294967295 is over the limit of 10000000",
+        ),
+        (
             "depth",
             smoke
                 .replace(
