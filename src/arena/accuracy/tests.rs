@@ -23,6 +23,23 @@ fn othello_sampler(positions: usize, seed: u64) -> Sampler {
     }
 }
 
+/// The sample `sampler` draws from Othello's start, valued through the cache in `dir`.
+fn cached_sample(
+    sampler: &Sampler,
+    dir: &std::path::Path,
+) -> (Vec<ValuedPosition<Othello>>, Source) {
+    let mut oracle = OthelloOracle::new(12).unwrap();
+    valued_sample(
+        &Othello::start(),
+        sampler,
+        &RandomAgent,
+        &mut oracle,
+        Some(dir),
+        &mut |_, _| {},
+    )
+    .unwrap()
+}
+
 fn othello_sample(positions: usize, seed: u64) -> Vec<ValuedPosition<Othello>> {
     let mut oracle = OthelloOracle::new(12).unwrap();
     valued_sample(
@@ -167,19 +184,8 @@ fn measure_counts_optimal_moves_and_losses() {
 fn the_cache_returns_what_was_solved_and_refuses_other_or_broken_files() {
     let dir = scratch("cache");
     let sampler = othello_sampler(6, 4);
-    let mut oracle = OthelloOracle::new(12).unwrap();
     let start = Othello::start();
-    let mut solve_it = |dir: &std::path::Path| {
-        valued_sample(
-            &start,
-            &sampler,
-            &RandomAgent,
-            &mut oracle,
-            Some(dir),
-            &mut |_, _| {},
-        )
-        .unwrap()
-    };
+    let solve_it = |dir: &std::path::Path| cached_sample(&sampler, dir);
     let (solved, source) = solve_it(&dir);
     assert_eq!(source, Source::Solved { ignored: None });
     // Each position comes with the moves from the start that reach it.
@@ -243,19 +249,7 @@ fn an_oracle_refuses_what_its_solver_cannot_take() {
 fn a_cache_that_is_not_exactly_its_sample_is_solved_again() {
     let dir = scratch("crafted");
     let sampler = othello_sampler(5, 8);
-    let mut oracle = OthelloOracle::new(12).unwrap();
-    let start = Othello::start();
-    let mut solve_it = |dir: &std::path::Path| {
-        valued_sample(
-            &start,
-            &sampler,
-            &RandomAgent,
-            &mut oracle,
-            Some(dir),
-            &mut |_, _| {},
-        )
-        .unwrap()
-    };
+    let solve_it = |dir: &std::path::Path| cached_sample(&sampler, dir);
     let (solved, _) = solve_it(&dir);
     let file = std::fs::read_dir(&dir)
         .unwrap()
