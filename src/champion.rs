@@ -86,6 +86,14 @@ impl Champion {
         Ok(Champion::decode(path, game)?.generation)
     }
 
+    /// The generation that made the champion of `game` at `path` and its final test win
+    /// rate, if one was played: what a run's plots and the web page mark, read without the
+    /// game's rules at hand (the network itself is not handed out unchecked).
+    pub fn tested_of(path: &Path, game: &str) -> Result<(u32, Option<f64>), PersistError> {
+        let champion = Champion::decode(path, game)?;
+        Ok((champion.generation, champion.test_win_rate))
+    }
+
     /// The file's champion, of this format or format 1, before any check of its network.
     fn decode(path: &Path, game: &str) -> Result<Champion, PersistError> {
         let bytes = persist::read(path)?;

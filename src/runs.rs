@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::evolve::checkpoint::{RunInfo, read_run_info};
 use crate::evolve::stats::{StatsRow, read_stats_csv};
-use crate::report::plot::Shown;
+use crate::report::plot::{ChampionTest, Shown, champion_notes};
 
 /// Deepest a run may sit below the runs directory (`populations/study/othello`).
 const MAX_DEPTH: usize = 3;
@@ -57,7 +57,25 @@ pub struct RunView {
     /// by self-play), so the page draws them.
     pub shows_fitness: bool,
     pub shows_diversity: bool,
+    /// What the fitness is (league points, the score against sparring partners), when the
+    /// run's settings say.
+    pub fitness_label: Option<&'static str>,
+    /// Why the fitness or the diversity is not drawn, when it is not.
+    pub fitness_absent: Option<&'static str>,
+    pub diversity_absent: Option<&'static str>,
+    /// The generation whose network became the champion, once the run has one.
+    pub champion_generation: Option<u32>,
+    /// The champion's final test, once the run has played it.
+    pub champion_test: Option<ChampionTest>,
 }
+
+/// Why a lone TD network's fitness is not drawn.
+pub const NO_FITNESS: &str = "No fitness: this run's one network learns by TD without \
+    sparring partners, so nothing scores it (stats.csv holds 0.5 every generation).";
+
+/// Why a lone network's diversity is not drawn.
+pub const NO_DIVERSITY: &str = "No diversity: this run keeps one network, not a population \
+    (stats.csv holds 0 every generation).";
 
 impl RunsDir {
     /// The runs directory `root`, which need not exist yet (the list is then empty).
@@ -153,20 +171,31 @@ impl RunsDir {
             Ok(rows) => (rows, None),
             Err(problem) => (Vec::new(), Some(problem)),
         };
-        let champion = self
-            .file_in(&dir, "champion.evo")
+        let champion_file = self.file_in(&dir, "champion.evo");
+        let champion = champion_file
+            .as_ref()
             .map(|_| format!("champion:{name}/champion.evo"));
         let info = self.run_info(&dir);
         // A run whose settings cannot be read shows every series.
         let shown = info.as_ref().map(|info| Shown::for_config(&info.config));
+        let notes = info
+            .as_ref()
+            .map(|info| champion_notes(champion_file.as_deref(), &info.game, &info.config));
+        let shows_fitness = shown.as_ref().is_none_or(|s| s.fitness.is_some());
+        let shows_diversity = shown.as_ref().is_none_or(|s| s.diversity);
         Ok(RunView {
             name: name.to_string(),
             game: info.map(|info| info.game),
             champion,
             rows,
             problem,
-            shows_fitness: shown.as_ref().is_none_or(|s| s.fitness.is_some()),
-            shows_diversity: shown.as_ref().is_none_or(|s| s.diversity),
+            shows_fitness,
+            shows_diversity,
+            fitness_label: shown.as_ref().and_then(|s| s.fitness),
+            fitness_absent: (!shows_fitness).then_some(NO_FITNESS),
+            diversity_absent: (!shows_diversity).then_some(NO_DIVERSITY),
+            champion_generation: notes.as_ref().and_then(|n| n.champion),
+            champion_test: notes.and_then(|n| n.champion_test),
         })
     }
 

@@ -1,13 +1,17 @@
 //! The web page in a real browser: headless Chromium, driven through WebDriver
 //! (chromedriver), opens the page on Othello against the shipped champion, picks Kalah and
 //! a custom spec (`random`) from the player lists, plays by clicking pits, sees the engine
-//! answer, plays to the end, and takes a screenshot that must not be blank.
+//! answer, plays to the end, and takes a screenshot that must not be blank. Then the Runs
+//! tab: a TD run's benchmark chart with its champion and final test marked, and notes in
+//! place of the fitness and diversity it has not; a population's three charts; axis labels
+//! drawn at a readable size.
 //!
 //! It needs Debian's `chromium` and `chromium-driver`, so `cargo test` leaves it out
 //! (`#[ignore]`); `.ci/run` installs them and runs it with
 //! `cargo test --release --test browser -- --ignored`. Without the browser it fails: it
 //! never passes without having run. Set `EVOBOARD_SCREENSHOT=FILE` to keep the screenshot
-//! (the README's picture is made this way).
+//! (the README's picture is made this way), and `EVOBOARD_RUNS_SCREENSHOT=FILE` the Runs
+//! tab's (`docs/serve-runs.png`).
 
 mod common;
 
@@ -281,6 +285,102 @@ async fn play_kalah(client: &Client, url: &str) -> Vec<u8> {
     screenshot.unwrap_or(client.screenshot().await.unwrap())
 }
 
+/// Waits until the element `css` exists.
+async fn wait_for(client: &Client, css: &str) {
+    let clock = Instant::now();
+    while client.find(Locator::Css(css)).await.is_err() {
+        assert!(clock.elapsed() < PAGE_TIMEOUT, "{css} never appears");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Opens run `name` from the Runs tab's list and waits for its title and benchmark line.
+async fn open_run(client: &Client, name: &str) {
+    client
+        .find(Locator::Css(&format!("#run-list a[data-run='{name}']")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let clock = Instant::now();
+    while !text_of(client, "#run-title")
+        .await
+        .starts_with(&format!("{name} —"))
+    {
+        assert!(clock.elapsed() < PAGE_TIMEOUT, "run {name} never shows");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    wait_for(client, "#chart-benchmark polyline.series").await;
+}
+
+/// The smallest rendered height, in CSS pixels, of the tick labels of chart `css`.
+async fn smallest_label(client: &Client, css: &str) -> f64 {
+    let script = "const heights = [...document.querySelectorAll(arguments[0] + ' text.tick')] \
+                  .map((t) => t.getBoundingClientRect().height); \
+                  return heights.length ? Math.min(...heights) : 0;";
+    let value = client
+        .execute(script, vec![serde_json::json!(css)])
+        .await
+        .unwrap();
+    value.as_f64().unwrap()
+}
+
+/// The Runs tab: the shipped Othello run (TD, one network) and the League run (a
+/// population), each chart it can draw, its notes, and its champion's final test.
+async fn watch_runs(client: &Client) -> Vec<u8> {
+    client
+        .find(Locator::Css("#tab-runs"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(client, "#run-list a[data-run='othello']").await;
+    open_run(client, "othello").await;
+    assert!(is_shown(client, "#chart-benchmark").await);
+    for (chart, note) in [("fitness", "No fitness"), ("diversity", "No diversity")] {
+        assert!(
+            !is_shown(client, &format!("#chart-{chart}")).await,
+            "{chart}"
+        );
+        assert!(
+            is_shown(client, &format!("#{chart}-absent")).await,
+            "{chart}"
+        );
+        let text = text_of(client, &format!("#{chart}-absent")).await;
+        assert!(text.starts_with(note), "{text}");
+    }
+    for mark in ["champion", "test"] {
+        let found = client
+            .find_all(Locator::Css(&format!("#chart-benchmark g.mark.{mark}")))
+            .await
+            .unwrap();
+        assert_eq!(found.len(), 1, "the {mark} mark");
+    }
+    let legend = text_of(client, "#benchmark-legend").await;
+    assert!(
+        legend.contains("champion (generation 38)")
+            && legend.contains("final test: 97.5% of 400 fresh games"),
+        "{legend}"
+    );
+    let height = smallest_label(client, "#chart-benchmark").await;
+    assert!(height >= 12.0, "tick labels {height} px tall");
+    open_run(client, "othello-league").await;
+    for chart in ["fitness", "benchmark", "diversity"] {
+        let css = format!("#chart-{chart}");
+        assert!(is_shown(client, &css).await, "{chart}");
+        wait_for(client, &format!("{css} polyline.series")).await;
+        let height = smallest_label(client, &css).await;
+        assert!(height >= 12.0, "{chart}: tick labels {height} px tall");
+    }
+    assert!(!is_shown(client, "#fitness-absent").await);
+    assert!(!is_shown(client, "#diversity-absent").await);
+    let legend = text_of(client, "#benchmark-legend").await;
+    assert!(legend.contains("final test: 95.8% of 2000"), "{legend}");
+    client.screenshot().await.unwrap()
+}
+
 #[test]
 #[ignore = "needs chromium and chromedriver; .ci/run installs them and runs it"]
 fn kalah_against_random_by_clicking_in_headless_chromium() {
@@ -295,15 +395,20 @@ fn kalah_against_random_by_clicking_in_headless_chromium() {
         .build()
         .unwrap();
     let url = format!("http://{}/", server.address);
-    let png = runtime.block_on(async {
+    let (png, runs_png) = runtime.block_on(async {
         let client = connect(port, &profile).await;
         let png = play_kalah(&client, &url).await;
+        let runs_png = watch_runs(&client).await;
         client.close().await.unwrap();
-        png
+        (png, runs_png)
     });
     assert!(is_drawn(&png), "the screenshot is blank");
+    assert!(is_drawn(&runs_png), "the Runs tab's screenshot is blank");
     if let Some(path) = std::env::var_os("EVOBOARD_SCREENSHOT") {
         std::fs::write(path, &png).unwrap();
+    }
+    if let Some(path) = std::env::var_os("EVOBOARD_RUNS_SCREENSHOT") {
+        std::fs::write(path, &runs_png).unwrap();
     }
     let _ = std::fs::remove_dir_all(&profile);
 }

@@ -10,8 +10,8 @@ use evoboard::evolve::stats::StatsRow;
 use evoboard::evolve::{benchmark_specs, gating_benchmark};
 use evoboard::games::othello::Othello;
 use evoboard::report::plot::{
-    Figure, GatePosition, Mark, RunNotes, Shape, Shown, YAxis, diversity_axis, draw_annotated,
-    figures, gate_position, percent_range, run_notes,
+    ChampionTest, Figure, GatePosition, Mark, RunNotes, Shape, Shown, YAxis, diversity_axis,
+    draw_annotated, figures, gate_position, percent_range, run_notes,
 };
 
 /// Generation `generation` with win rate `rate` (interval ±5 points, 100 games) and
@@ -289,5 +289,60 @@ fn the_champion_is_marked_on_the_benchmark_plot() {
             .marks
             .iter()
             .all(|m| !matches!(m.shape, Shape::Point { .. }))
+    );
+}
+
+#[test]
+fn the_champions_final_test_is_marked_with_its_interval() {
+    let rows: Vec<StatsRow> = (1..=6)
+        .map(|g| row(g, 0.5 + 0.01 * f64::from(g), 2.0))
+        .collect();
+    // 60% of 400 fresh games: outside every benchmark interval, so the axis grows to it.
+    let test = ChampionTest::new(4, 0.6, 400);
+    assert!(test.ci_low < 0.6 && 0.6 < test.ci_high, "{test:?}");
+    let notes = RunNotes {
+        champion: Some(4),
+        champion_test: Some(test),
+        ..RunNotes::default()
+    };
+    let benchmark = figure(&rows, &notes, "benchmark");
+    let label = "champion's final test: 60% of 400 fresh games (95% interval)";
+    let bar = labelled(&benchmark, label).expect("a final test mark");
+    let Shape::Interval { at, low, high, .. } = bar.shape else {
+        panic!("{:?}", bar.shape);
+    };
+    assert_eq!(at, 4);
+    assert!((low - 100.0 * test.ci_low).abs() < 1e-9 && (high - 100.0 * test.ci_high).abs() < 1e-9);
+    let YAxis::Percent(range) = &benchmark.y_axis else {
+        panic!("{:?}", benchmark.y_axis);
+    };
+    assert!(range.contains(&low) && range.end >= high, "{range:?}");
+    // Its win rate is a dot of its own, and the champion's benchmark dot stays on top.
+    let dots: Vec<(u32, f64)> = benchmark
+        .marks
+        .iter()
+        .filter_map(|m| match m.shape {
+            Shape::Point { at, .. } => Some(at),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dots.len(), 2, "{dots:?}");
+    assert_eq!(dots[0].0, 4);
+    assert!((dots[0].1 - 60.0).abs() < 1e-9, "{dots:?}");
+    assert!(
+        (dots[1].1 - 54.0).abs() < 1e-9,
+        "the champion's benchmark: {dots:?}"
+    );
+    // A run without a final test marks only its champion.
+    let untested = RunNotes {
+        champion: Some(4),
+        ..RunNotes::default()
+    };
+    let benchmark = figure(&rows, &untested, "benchmark");
+    assert!(
+        benchmark
+            .marks
+            .iter()
+            .all(|m| !matches!(m.shape, Shape::Interval { .. }))
     );
 }

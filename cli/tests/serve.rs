@@ -177,6 +177,234 @@ fn kalah_moves_hints_undo_turns_and_resignation() {
 }
 
 #[test]
+fn sides_are_named_as_the_page_shows_them_or_by_number() {
+    let root = runs_dir("sides");
+    let server = Served::start(&root.join("runs"), &[]);
+    let view = new_game(&server, "kalah", "human", "human");
+    let id = view["id"].as_u64().unwrap();
+    let path = |what: &str| format!("/api/games/{id}/{what}");
+    assert_eq!(view["seats"][0]["name"], "South");
+    // The hints of South by its name (any case), its order or its number, all alike.
+    let by_number = server.get(&path("hints?side=0")).json();
+    for side in ["South", "south", "SOUTH", "first", "0"] {
+        let answer = server.get(&path(&format!("hints?side={side}")));
+        assert_eq!(answer.status, 200, "{side}: {}", answer.body);
+        assert_eq!(answer.json(), by_number, "{side}");
+    }
+    // North is named too, and told it does not choose now.
+    error(&server.get(&path("hints?side=North")), 409);
+    // In bodies: a name, a number, or a number as text; a pit as a number.
+    let view = server
+        .post(&path("move"), r#"{"move":"3","side":"South"}"#)
+        .json();
+    assert_eq!(view["moves"], serde_json::json!(["3"]));
+    let view = server
+        .post(&path("move"), r#"{"move":1,"side":"0"}"#)
+        .json();
+    assert_eq!(view["moves"], serde_json::json!(["3", "1"]));
+    let view = server
+        .post(&path("move"), r#"{"move":"2","side":"north"}"#)
+        .json();
+    assert_eq!(view["moves"], serde_json::json!(["3", "1", "2"]));
+    let view = server.post(&path("undo"), r#"{"side":"North"}"#).json();
+    assert_eq!(view["moves"], serde_json::json!(["3", "1"]));
+    let view = server.post(&path("resign"), r#"{"side":"second"}"#).json();
+    assert_eq!(view["result"], "North resigns");
+    // Othello's sides by their colours, with or without the piece letter.
+    let view = new_game(&server, "othello", "human", "human");
+    let id = view["id"].as_u64().unwrap();
+    for side in ["black", "Black", "black%20(X)", "1"] {
+        let answer = server.get(&format!("/api/games/{id}/hints?side={side}"));
+        let expected = if side == "1" { 409 } else { 200 };
+        assert_eq!(answer.status, expected, "{side}: {}", answer.body);
+    }
+    let wrong = error(
+        &server.get(&format!("/api/games/{id}/hints?side=South")),
+        400,
+    );
+    assert!(wrong.contains("use black or white"), "{wrong}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn every_bad_parameter_gets_one_clear_error_naming_it() {
+    let root = runs_dir("clear");
+    let server = Served::start(&root.join("runs"), &[]);
+    let view = new_game(&server, "kalah", "human", "random");
+    let id = view["id"].as_u64().unwrap();
+    let path = |what: &str| format!("/api/games/{id}/{what}");
+    let game =
+        |extra: &str| format!(r#"{{"game":"kalah","first":"human","second":"random"{extra}}}"#);
+    // (request, body or none, what the error must say)
+    let side_error = "side 'East' is not one of this game's: use South or North (or first or \
+                      second, or 0 or 1)";
+    let cases: Vec<(&str, String, Option<String>, Vec<&str>)> = vec![
+        ("GET", path("hints?side=East"), None, vec![side_error]),
+        (
+            "GET",
+            path("hints?side=2"),
+            None,
+            vec!["side '2'", "South or North"],
+        ),
+        (
+            "GET",
+            path("hints?side=-1"),
+            None,
+            vec!["side '-1'", "0 or 1"],
+        ),
+        (
+            "GET",
+            path("hints?sid=0"),
+            None,
+            vec!["unknown query parameter 'sid'", "'side'"],
+        ),
+        (
+            "GET",
+            path("hints?side=0&side=1"),
+            None,
+            vec!["'side' is given twice"],
+        ),
+        (
+            "GET",
+            "/api/run".to_string(),
+            None,
+            vec!["missing query parameter 'name'"],
+        ),
+        (
+            "GET",
+            "/api/run?name=kalah&x=1".to_string(),
+            None,
+            vec!["unknown query parameter 'x'", "'name'"],
+        ),
+        (
+            "POST",
+            path("move"),
+            Some(r#"{"move":"3","side":"East"}"#.into()),
+            vec![side_error],
+        ),
+        (
+            "POST",
+            path("move"),
+            Some(r#"{"move":"3","side":7}"#.into()),
+            vec!["side '7'", "South or North"],
+        ),
+        (
+            "POST",
+            path("move"),
+            Some(r#"{"move":"3","side":true}"#.into()),
+            vec!["'side' must name a side", "not true or false"],
+        ),
+        (
+            "POST",
+            path("move"),
+            Some(r#"{"move":[3]}"#.into()),
+            vec!["'move' must be a move in the game's notation", "not a list"],
+        ),
+        (
+            "POST",
+            path("move"),
+            Some(r#"{"side":0}"#.into()),
+            vec!["missing 'move'"],
+        ),
+        (
+            "POST",
+            path("move"),
+            Some(r#"{"mv":"3"}"#.into()),
+            vec!["unknown field 'mv'", "'move' or 'side'"],
+        ),
+        (
+            "POST",
+            path("undo"),
+            Some(r#"{"side":"West"}"#.into()),
+            vec!["side 'West'", "South or North"],
+        ),
+        (
+            "POST",
+            path("undo"),
+            Some("[1]".into()),
+            vec!["not a JSON object", r#"{"side": "South"}"#],
+        ),
+        (
+            "POST",
+            path("resign"),
+            Some(r#"{"side":[0]}"#.into()),
+            vec!["'side' must name a side", "not a list"],
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(game(r#","seed":"x""#)),
+            vec!["'seed' must be a whole number", "not a string"],
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(game(r#","seed":-1"#)),
+            vec!["'seed' must be a whole number", "not -1"],
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(game(r#","seed":1.5"#)),
+            vec!["'seed' must be a whole number", "not 1.5"],
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(game(r#","hint_engine":4"#)),
+            vec!["'hint_engine' must be a string", "not a number"],
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(game(r#","colour":1"#)),
+            vec!["unknown field 'colour'", "'hint_engine' or 'seed'"],
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(r#"{"game":"kalah","first":"human"}"#.into()),
+            vec!["missing 'second'", "human, or an agent spec"],
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(r#"{"game":1,"first":"human","second":"random"}"#.into()),
+            vec!["'game' must be a string", "othello, kalah"],
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(r#"{"game":"kalah","#.into()),
+            vec!["the request body is not JSON", "send an object such as"],
+        ),
+    ];
+    for (method, target, body, needles) in cases {
+        let answer = server.request(method, &target, body.as_deref());
+        let message = error(&answer, 400);
+        for needle in needles {
+            assert!(
+                message.contains(needle),
+                "{method} {target} {body:?}: {message}"
+            );
+        }
+        // Never serde's or axum's own wording.
+        for raw in [
+            "Failed to deserialize",
+            "invalid type",
+            "invalid digit",
+            "expected u8",
+        ] {
+            assert!(
+                !message.contains(raw),
+                "{method} {target} {body:?}: {message}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
 fn congkak_opening_choices_stay_hidden_until_both_have_chosen() {
     let root = runs_dir("congkak");
     let server = Served::start(&root.join("runs"), &[]);
@@ -743,10 +971,34 @@ fn a_self_play_run_shows_no_fitness_or_diversity_and_a_population_both() {
         (&td["shows_fitness"], &td["shows_diversity"]),
         (&Value::Bool(false), &Value::Bool(false))
     );
+    // The page says why those charts are absent.
+    let reason = td["fitness_absent"].as_str().unwrap();
+    assert!(reason.contains("0.5 every generation"), "{reason}");
+    let reason = td["diversity_absent"].as_str().unwrap();
+    assert!(reason.contains("one network"), "{reason}");
+    // Its champion came from generation 47 and won 87.5% of its final 400-game test,
+    // which the benchmark chart marks with its interval.
+    assert_eq!(td["champion_generation"], 47);
+    let test = &td["champion_test"];
+    assert_eq!(
+        (&test["generation"], &test["games"]),
+        (&47.into(), &400.into())
+    );
+    let rate = test["win_rate"].as_f64().unwrap();
+    let (low, high) = (
+        test["ci_low"].as_f64().unwrap(),
+        test["ci_high"].as_f64().unwrap(),
+    );
+    assert!((rate - 0.875).abs() < 1e-9, "{test}");
+    assert!(low < rate && rate < high && high - low < 0.1, "{test}");
     let population = server.get("/api/run?name=othello-modern").json();
     assert_eq!(
         (&population["shows_fitness"], &population["shows_diversity"]),
         (&Value::Bool(true), &Value::Bool(true))
     );
+    assert_eq!(population["fitness_label"], "league points");
+    assert!(population["fitness_absent"].is_null() && population["diversity_absent"].is_null());
+    // No champion.evo copied: nothing to mark.
+    assert!(population["champion_generation"].is_null() && population["champion_test"].is_null());
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -15,8 +15,7 @@ use axum::http::{StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use crate::common::{GameName, with_game};
 use evoboard::arena::AgentSpec;
@@ -349,17 +348,199 @@ async fn style() -> impl IntoResponse {
     )
 }
 
-/// A JSON body read into `T`, or the 4xx that says why not (too large, not JSON, wrong
-/// fields). An empty body reads as `{}`.
-fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+/// A request's JSON object, its fields taken one by one, so that every bad input is
+/// answered with the field it is in and what that field accepts (never serde's own text).
+struct Fields {
+    map: Map<String, Value>,
+}
+
+/// The fields of the JSON object in `body`, which may hold only `accepted` (an empty
+/// body reads as `{}`); `example` is such an object, quoted when the body is not one.
+fn json_fields(
+    body: Result<Bytes, BytesRejection>,
+    accepted: &[&str],
+    example: &str,
+) -> ApiResult<Fields> {
     let bytes = body.map_err(body_error)?;
-    let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
-        b"{}"
-    } else {
-        &bytes
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Fields { map: Map::new() });
+    }
+    let value: Value = serde_json::from_slice(&bytes).map_err(|error| {
+        ApiError::bad_request(format!(
+            "the request body is not JSON ({error}): send an object such as {example}"
+        ))
+    })?;
+    let Value::Object(map) = value else {
+        return Err(ApiError::bad_request(format!(
+            "the request body is {}, not a JSON object: send an object such as {example}",
+            kind(&value)
+        )));
     };
-    serde_json::from_slice(text)
-        .map_err(|error| ApiError::bad_request(format!("bad JSON request: {error}")))
+    if let Some(unknown) = map.keys().find(|key| !accepted.contains(&key.as_str())) {
+        return Err(ApiError::bad_request(format!(
+            "unknown field '{unknown}': this request takes {}",
+            listed(accepted)
+        )));
+    }
+    Ok(Fields { map })
+}
+
+/// What a JSON value is, in a message.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `names` quoted and joined: `'a', 'b' or 'c'`.
+fn listed(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("'{name}'")).collect();
+    match quoted.split_last() {
+        None => "no fields".to_string(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+impl Fields {
+    /// Field `name` (`null` counts as absent).
+    fn take(&mut self, name: &str) -> Option<Value> {
+        self.map.remove(name).filter(|value| !value.is_null())
+    }
+
+    /// Text field `name`, which holds `what`.
+    fn text(&mut self, name: &str, what: &str) -> ApiResult<Option<String>> {
+        match self.take(name) {
+            None => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text)),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "'{name}' must be a string ({what}), not {}",
+                kind(&other)
+            ))),
+        }
+    }
+
+    /// Text field `name`, which must be there.
+    fn required_text(&mut self, name: &str, what: &str) -> ApiResult<String> {
+        self.text(name, what)?
+            .ok_or_else(|| ApiError::bad_request(format!("missing '{name}': {what}")))
+    }
+
+    /// The move: a string in the game's notation, or a whole number (a pit).
+    fn move_text(&mut self) -> ApiResult<String> {
+        let what = "a move in the game's notation, as the view's legal moves write it, \
+                    e.g. \"d3\" in Othello or \"3\" in Kalah";
+        match self.take("move") {
+            None => Err(ApiError::bad_request(format!("missing 'move': {what}"))),
+            Some(Value::String(text)) => Ok(text),
+            Some(Value::Number(number)) if number.is_u64() => Ok(number.to_string()),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "'move' must be {what}, not {}",
+                kind(&other)
+            ))),
+        }
+    }
+
+    /// The seed of the engines' random choices: a whole number.
+    fn seed(&mut self) -> ApiResult<Option<u64>> {
+        match self.take("seed") {
+            None => Ok(None),
+            Some(Value::Number(number)) if number.is_u64() => Ok(number.as_u64()),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "'seed' must be a whole number from 0 to 2^64 − 1 (the seed of the engines' \
+                 random choices), not {}",
+                match &other {
+                    Value::Number(number) => number.to_string(),
+                    value => kind(value).to_string(),
+                }
+            ))),
+        }
+    }
+
+    /// The side a request names, as given: the side's name as the page shows it, `first`
+    /// or `second`, or 0 or 1 ([`resolve_side`] checks it once the game is known).
+    fn side(&mut self) -> ApiResult<Option<String>> {
+        match self.take("side") {
+            None => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text)),
+            Some(Value::Number(number)) => Ok(Some(number.to_string())),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "'side' must name a side ({SIDES}), not {}",
+                kind(&other)
+            ))),
+        }
+    }
+}
+
+/// The ways a request may name a side, in messages.
+const SIDES: &str = "its name as the game's seats give it, e.g. South or North, black or white; first or \
+     second; or 0 or 1";
+
+/// The fields of a query string (`?a=1&b=2`), which may hold only `accepted`, each once.
+fn query_fields(
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+    accepted: &[&str],
+) -> ApiResult<Map<String, Value>> {
+    let Query(pairs) = query.map_err(|rejection| {
+        ApiError::bad_request(format!(
+            "the query string cannot be read ({}): give {}",
+            rejection.body_text(),
+            listed(accepted)
+        ))
+    })?;
+    let mut map = Map::new();
+    for (key, value) in pairs {
+        if !accepted.contains(&key.as_str()) {
+            return Err(ApiError::bad_request(format!(
+                "unknown query parameter '{key}': this request takes {}",
+                listed(accepted)
+            )));
+        }
+        if map.insert(key.clone(), Value::String(value)).is_some() {
+            return Err(ApiError::bad_request(format!(
+                "query parameter '{key}' is given twice: give it once"
+            )));
+        }
+    }
+    Ok(map)
+}
+
+/// The side `given` names in a game whose sides are called `names` (first, second): the
+/// name (case aside; Othello's `black (X)` also as `black`), `first` or `second`, 0 or 1.
+fn resolve_side(given: &str, names: [&str; 2]) -> ApiResult<Player> {
+    let wanted = given.trim().to_lowercase();
+    let short = |name: &str| name.split(" (").next().unwrap_or(name).to_string();
+    for (player, index, ordinal) in [
+        (Player::First, "0", "first"),
+        (Player::Second, "1", "second"),
+    ] {
+        let name = names[player.index()];
+        if [index, ordinal].contains(&wanted.as_str())
+            || wanted == name.to_lowercase()
+            || wanted == short(name).to_lowercase()
+        {
+            return Ok(player);
+        }
+    }
+    Err(ApiError::bad_request(format!(
+        "side '{given}' is not one of this game's: use {} or {} (or first or second, or 0 or 1)",
+        short(names[0]),
+        short(names[1])
+    )))
+}
+
+/// The player `side` names in `game` (none when no side is given).
+fn side_in(game: &dyn LiveGame, side: Option<&str>) -> ApiResult<Option<Player>> {
+    let Some(given) = side else {
+        return Ok(None);
+    };
+    let names = game.view(0).seats.map(|seat| seat.name);
+    resolve_side(given, names).map(Some)
 }
 
 fn path_id(id: Result<Path<String>, PathRejection>) -> ApiResult<String> {
@@ -383,7 +564,7 @@ async fn blocking<T: Send + 'static>(
 async fn with_game_view(
     server: Arc<Server>,
     id: String,
-    act: impl FnOnce(&mut dyn LiveGame) -> Result<(), LiveError> + Send + 'static,
+    act: impl FnOnce(&mut dyn LiveGame) -> ApiResult<()> + Send + 'static,
 ) -> ApiResult<axum::Json<View>> {
     let (id, game) = server.get(&id)?;
     blocking(move || {
@@ -394,36 +575,40 @@ async fn with_game_view(
     .await
 }
 
-/// A side named in a request: 0 (first) or 1 (second).
-fn side(index: Option<u8>) -> ApiResult<Option<Player>> {
-    match index {
-        None => Ok(None),
-        Some(0) => Ok(Some(Player::First)),
-        Some(1) => Ok(Some(Player::Second)),
-        Some(other) => Err(ApiError::bad_request(format!(
-            "side {other}: use 0 (first) or 1 (second)"
-        ))),
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A new game's settings (`POST /api/games`).
 struct NewGame {
     game: String,
     first: String,
     second: String,
-    #[serde(default = "default_hint_engine")]
     hint_engine: String,
-    #[serde(default = "default_seed")]
     seed: u64,
 }
 
-fn default_hint_engine() -> String {
-    "heuristic:4".to_string()
-}
-
-fn default_seed() -> u64 {
-    1
+impl NewGame {
+    /// The settings a request's body gives, with their defaults.
+    fn read(body: Result<Bytes, BytesRejection>) -> ApiResult<NewGame> {
+        let example = r#"{"game": "kalah", "first": "human", "second": "heuristic:4"}"#;
+        let accepted = ["game", "first", "second", "hint_engine", "seed"];
+        let mut fields = json_fields(body, &accepted, example)?;
+        let seat = "human, or an agent spec such as random, heuristic:4 or \
+                    champion:othello/champion.evo";
+        Ok(NewGame {
+            game: fields.required_text(
+                "game",
+                "the game: othello, kalah, oware, congklak or congkak",
+            )?,
+            first: fields.required_text("first", &format!("who plays first: {seat}"))?,
+            second: fields.required_text("second", &format!("who plays second: {seat}"))?,
+            hint_engine: fields
+                .text(
+                    "hint_engine",
+                    "the engine whose search values hints show, a searching spec such as \
+                     heuristic:4",
+                )?
+                .unwrap_or_else(|| "heuristic:4".to_string()),
+            seed: fields.seed()?.unwrap_or(1),
+        })
+    }
 }
 
 async fn new_game(
@@ -431,7 +616,7 @@ async fn new_game(
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, axum::Json<View>)> {
-    let request: NewGame = json_body(body)?;
+    let request = NewGame::read(body)?;
     blocking(move || {
         let view = server.create(&request, client.ip())?;
         Ok((StatusCode::CREATED, axum::Json(view)))
@@ -446,37 +631,27 @@ async fn show_game(
     with_game_view(server, path_id(id)?, |_| Ok(())).await
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveRequest {
-    #[serde(rename = "move")]
-    text: String,
-    side: Option<u8>,
-}
-
 async fn play_move(
     State(server): State<Arc<Server>>,
     id: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<axum::Json<View>> {
     let id = path_id(id)?;
-    let request: MoveRequest = json_body(body)?;
-    let player = side(request.side)?;
-    with_game_view(server, id, move |game| game.play(&request.text, player)).await
+    let mut fields = json_fields(body, &["move", "side"], r#"{"move": "3", "side": "South"}"#)?;
+    let text = fields.move_text()?;
+    let side = fields.side()?;
+    with_game_view(server, id, move |game| {
+        let player = side_in(game, side.as_deref())?;
+        Ok(game.play(&text, player)?)
+    })
+    .await
 }
 
 async fn engine_move(
     State(server): State<Arc<Server>>,
     id: Result<Path<String>, PathRejection>,
 ) -> ApiResult<axum::Json<View>> {
-    with_game_view(server, path_id(id)?, |game| game.engine_move()).await
-}
-
-/// A request that may name a side.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SideRequest {
-    side: Option<u8>,
+    with_game_view(server, path_id(id)?, |game| Ok(game.engine_move()?)).await
 }
 
 async fn undo(
@@ -495,7 +670,7 @@ async fn resign(
     for_side(server, id, body, |game, player| game.resign(player)).await
 }
 
-/// Runs `act` for the side a [`SideRequest`] body names (if any) on game `id`.
+/// Runs `act` for the side a `{"side"}` body names (if any) on game `id`.
 async fn for_side(
     server: Arc<Server>,
     id: Result<Path<String>, PathRejection>,
@@ -503,21 +678,28 @@ async fn for_side(
     act: fn(&mut dyn LiveGame, Option<Player>) -> Result<(), LiveError>,
 ) -> ApiResult<axum::Json<View>> {
     let id = path_id(id)?;
-    let player = side(json_body::<SideRequest>(body)?.side)?;
-    with_game_view(server, id, move |game| act(game, player)).await
+    let side = json_fields(body, &["side"], r#"{"side": "South"}"#)?.side()?;
+    with_game_view(server, id, move |game| {
+        let player = side_in(game, side.as_deref())?;
+        Ok(act(game, player)?)
+    })
+    .await
 }
 
 async fn hints(
     State(server): State<Arc<Server>>,
     id: Result<Path<String>, PathRejection>,
-    query: Result<Query<SideRequest>, QueryRejection>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> ApiResult<axum::Json<Hints>> {
-    let Query(request) = query.map_err(|r| ApiError::bad_request(r.body_text()))?;
-    let player = side(request.side)?;
     let (_, game) = server.get(&path_id(id)?)?;
+    let side = match query_fields(query, &["side"])?.remove("side") {
+        Some(Value::String(side)) => Some(side),
+        _ => None,
+    };
     let seconds = server.limits.move_time;
     blocking(move || {
         let game = game.lock().unwrap_or_else(|p| p.into_inner());
+        let player = side_in(game.as_ref(), side.as_deref())?;
         Ok(axum::Json(game.hints(player, seconds)?))
     })
     .await
@@ -549,19 +731,18 @@ async fn list_runs(State(server): State<Arc<Server>>) -> ApiResult<axum::Json<se
     blocking(move || Ok(axum::Json(serde_json::json!({ "runs": runs.list() })))).await
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RunQuery {
-    name: String,
-}
-
 async fn show_run(
     State(server): State<Arc<Server>>,
-    query: Result<Query<RunQuery>, QueryRejection>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> ApiResult<axum::Json<RunView>> {
-    let Query(request) = query.map_err(|r| ApiError::bad_request(r.body_text()))?;
+    let Some(Value::String(name)) = query_fields(query, &["name"])?.remove("name") else {
+        return Err(ApiError::bad_request(
+            "missing query parameter 'name': the run's name as /api/runs lists it, e.g. \
+             /api/run?name=othello",
+        ));
+    };
     let runs = server.runs.clone();
-    blocking(move || Ok(axum::Json(runs.run(&request.name)?))).await
+    blocking(move || Ok(axum::Json(runs.run(&name)?))).await
 }
 
 #[cfg(test)]

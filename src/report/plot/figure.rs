@@ -108,6 +108,8 @@ const BLUE_SERIES: RGBColor = PALETTE[0];
 const GREEN_SERIES: RGBColor = PALETTE[2];
 const RED_SERIES: RGBColor = PALETTE[3];
 const GREY_SERIES: RGBColor = PALETTE[7];
+/// The champion's final test on the benchmark plot.
+const TEST_COLOUR: RGBColor = PALETTE[1];
 
 /// Width of per-generation lines; reference lines (trend, gate) are one pixel wider.
 const LINE_WIDTH: u32 = 2;
@@ -335,12 +337,37 @@ fn benchmark_figure(rows: &[StatsRow], gate: Option<f64>, notes: &RunNotes) -> F
             stroke(RGBColor(0, 0, 0), LINE_WIDTH + 1),
         ));
     }
+    let test = notes.champion_test;
     let range = percent_range(
         played
             .iter()
             .flat_map(|&(_, (r, low, high))| [r, low, high])
-            .chain(rows.iter().flat_map(|r| r.opponent_rates().map(|o| o.1))),
+            .chain(rows.iter().flat_map(|r| r.opponent_rates().map(|o| o.1)))
+            .chain(test.iter().flat_map(|t| [t.ci_low, t.ci_high])),
     );
+    if let Some(test) = test {
+        // Beneath the champion's dot: its bar and its own dot at the test's win rate.
+        marks.push(mark(
+            format!(
+                "champion's final test: {}% of {} fresh games (95% interval)",
+                tick(percent(test.win_rate)),
+                test.games
+            ),
+            Shape::Interval {
+                at: test.generation,
+                low: percent(test.ci_low),
+                high: percent(test.ci_high),
+                colour: TEST_COLOUR,
+            },
+        ));
+        marks.push(Mark {
+            label: None,
+            shape: Shape::Point {
+                at: (test.generation, percent(test.win_rate)),
+                colour: TEST_COLOUR,
+            },
+        });
+    }
     let mut figure_notes = Vec::new();
     if let Some(generation) = notes.champion {
         let label = format!("champion (generation {generation})");

@@ -25,12 +25,15 @@ pub use figure::{
     gate_position, padded_range, percent_range,
 };
 pub use ratings::{RatingRow, rating_figure, read_ratings};
-pub use run::{plot_run, run_notes};
+pub use run::{champion_notes, plot_run, run_notes};
 pub use stats::read_stats;
 
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
+use serde::Serialize;
+
+use crate::arena::stats::wilson_interval;
 use crate::evolve::config::EvolveConfig;
 
 /// Pixel size of the PNG and SVG plots.
@@ -101,4 +104,35 @@ pub struct RunNotes {
     pub hall_filling: Option<u32>,
     /// The generation whose network became the run's champion, once it has one.
     pub champion: Option<u32>,
+    /// The champion's final test, once the run has played it.
+    pub champion_test: Option<ChampionTest>,
+}
+
+/// The final test of a run's champion: its best candidates replayed against the first
+/// benchmark opponent on openings used nowhere else (`--selection-games` each), the
+/// champion the best of them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ChampionTest {
+    /// The generation whose network became the champion.
+    pub generation: u32,
+    pub games: usize,
+    pub win_rate: f64,
+    /// The 95% Wilson interval of the win rate, as the benchmark's.
+    pub ci_low: f64,
+    pub ci_high: f64,
+}
+
+impl ChampionTest {
+    /// The test of generation `generation`'s network, won at `win_rate` over `games`.
+    pub fn new(generation: u32, win_rate: f64, games: usize) -> ChampionTest {
+        let wins = (win_rate * games as f64).round() as usize;
+        let (ci_low, ci_high) = wilson_interval(wins.min(games), games);
+        ChampionTest {
+            generation,
+            games,
+            win_rate,
+            ci_low,
+            ci_high,
+        }
+    }
 }

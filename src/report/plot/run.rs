@@ -10,8 +10,8 @@ use crate::evolve::gating_benchmark;
 use crate::evolve::league::{credited_games, fixed_mean_fitness};
 
 use super::{
-    PlotError, RunNotes, Shown, draw_annotated, draw_figures, rating_figure, read_ratings,
-    read_stats,
+    ChampionTest, PlotError, RunNotes, Shown, draw_annotated, draw_figures, rating_figure,
+    read_ratings, read_stats,
 };
 
 /// Draws the plots of the run in `run_dir` (its `run.json` and `stats.csv`) into `out`.
@@ -38,10 +38,7 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
         caption.push_str(&note);
     }
     let shown = Shown::for_config(config);
-    let notes = RunNotes {
-        champion: Champion::generation_of(&run.champion(), &info.game).ok(),
-        ..run_notes(config)
-    };
+    let notes = champion_notes(Some(&run.champion()), &info.game, config);
     let mut written = draw_annotated(&rows, &caption, &shown, &notes, out)?;
     let ratings = run.dir.join("ratings.csv");
     if ratings.exists() {
@@ -49,6 +46,21 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<PathBuf>, PlotError> {
         written.extend(draw_figures(&[figure], &caption, out)?);
     }
     Ok(written)
+}
+
+/// What a run's settings and its champion file `champion` (of `game`; none there while the
+/// run goes on) tell about its plots: [`run_notes`] with the champion's generation and
+/// final test.
+pub fn champion_notes(champion: Option<&Path>, game: &str, config: &EvolveConfig) -> RunNotes {
+    let tested = champion.and_then(|path| Champion::tested_of(path, game).ok());
+    RunNotes {
+        champion: tested.map(|(generation, _)| generation),
+        champion_test: tested.and_then(|(generation, rate)| {
+            let games = config.selection_games;
+            Some(ChampionTest::new(generation, rate?, games)).filter(|_| games > 0)
+        }),
+        ..run_notes(config)
+    }
 }
 
 /// What a run's settings tell about its plots.
@@ -63,6 +75,7 @@ pub fn run_notes(config: &EvolveConfig) -> RunNotes {
         hall_filling: (evolves && config.hall_of_fame > 0)
             .then(|| u32::try_from(config.hall_of_fame).unwrap_or(u32::MAX)),
         champion: None,
+        champion_test: None,
     }
 }
 

@@ -294,6 +294,16 @@ async function newGame() {
   }
 }
 
+// Exact results (a search that saw the game's end) come as ±1,000,000 plus the final
+// margin: shown as the sure result they are.
+const WIN_VALUE = 1e6;
+
+function hintValue(value) {
+  if (value >= WIN_VALUE / 2) return `wins by ${Math.round(value - WIN_VALUE)}`;
+  if (value <= -WIN_VALUE / 2) return `loses by ${Math.round(-value - WIN_VALUE)}`;
+  return (value >= 0 ? "+" : "") + value.toFixed(2);
+}
+
 async function hints() {
   const chooser = current && activeChooser(current);
   if (!chooser) return;
@@ -304,10 +314,12 @@ async function hints() {
       const row = document.createElement("tr");
       row.innerHTML = "<td></td><td></td>";
       row.cells[0].textContent = h.move;
-      row.cells[1].textContent = (h.value >= 0 ? "+" : "") + h.value.toFixed(2);
+      row.cells[1].textContent = hintValue(h.value);
       return row;
     }));
-    $("hints").querySelector("th").textContent = `move (${answer.engine}, best first)`;
+    const [moveHead, valueHead] = $("hints").querySelectorAll("th");
+    moveHead.textContent = `move (${answer.engine}, best first)`;
+    valueHead.textContent = `${answer.engine}'s value for ${current.seats[answer.side].name}`;
     $("hints").hidden = false;
   } catch (error) {
     showError(error.message);
@@ -368,13 +380,19 @@ async function refreshRun() {
   pollTimer = setTimeout(refreshRun, 2000);
 }
 
+const percent = (rate, digits = 1) => `${(100 * rate).toFixed(digits)}%`;
+
 function drawRun(run) {
   $("run").hidden = false;
   $("run-title").textContent = run.name + (run.game ? ` — ${run.game}` : "");
   const last = run.rows[run.rows.length - 1];
-  $("run-note").textContent = run.problem
+  const test = run.champion_test;
+  let note = run.problem
     ? `statistics not readable yet: ${run.problem}`
     : `${run.rows.length} generations${last ? `, last ${last.generation}` : ""} (updates every 2 s)`;
+  if (run.champion_generation) note += `; champion from generation ${run.champion_generation}`;
+  if (test) note += `, ${percent(test.win_rate)} in its final test of ${test.games} games`;
+  $("run-note").textContent = note;
   const champion = $("play-champion");
   champion.hidden = !(run.champion && run.game);
   champion.onclick = () => {
@@ -386,18 +404,38 @@ function drawRun(run) {
     newGame();
   };
   const rows = run.rows;
-  // A lone network learning by self-play has no fitness and no diversity to show.
-  $("chart-fitness").closest("figure").hidden = !run.shows_fitness;
-  $("chart-diversity").closest("figure").hidden = !run.shows_diversity;
+  $("fitness-label").textContent = run.fitness_label ? `: ${run.fitness_label}` : "";
+  // A chart the run has no data for says why in its place.
+  absent("fitness", run.shows_fitness ? null : run.fitness_absent || "No fitness in this run.");
+  absent("diversity", run.shows_diversity ? null : run.diversity_absent || "No diversity in this run.");
   for (const cell of document.querySelectorAll("#generations .fitness")) cell.hidden = !run.shows_fitness;
   for (const cell of document.querySelectorAll("#generations .diversity")) cell.hidden = !run.shows_diversity;
-  lineChart($("chart-fitness"), rows, [
-    { key: "fitness_max", colour: "#1b7837" },
-    { key: "fitness_mean", colour: "#2166ac" },
-    { key: "fitness_min", colour: "#b2182b" },
-  ]);
-  lineChart($("chart-benchmark"), rows.filter((r) => r.win_rate !== null), [{ key: "win_rate", colour: "#2166ac" }], { low: "ci_low", high: "ci_high" }, [0, 1]);
-  lineChart($("chart-diversity"), rows, [{ key: "diversity", colour: "#762a83" }]);
+  if (run.shows_fitness) {
+    lineChart($("chart-fitness"), rows, [
+      { key: "fitness_max", colour: "#1b7837" },
+      { key: "fitness_mean", colour: "#2166ac" },
+      { key: "fitness_min", colour: "#b2182b" },
+    ], { yTitle: run.fitness_label || "fitness" });
+  }
+  const benchmarked = rows.filter((r) => r.win_rate !== null);
+  const championRow = benchmarked.find((r) => r.generation === run.champion_generation);
+  const marks = [];
+  if (test) marks.push({ kind: "test", generation: test.generation, value: test.win_rate, low: test.ci_low, high: test.ci_high, colour: "#e6550d" });
+  if (championRow) marks.push({ kind: "champion", generation: championRow.generation, value: championRow.win_rate, colour: "#d62728" });
+  lineChart($("chart-benchmark"), benchmarked, [{ key: "win_rate", colour: "#2166ac" }], {
+    band: { low: "ci_low", high: "ci_high" },
+    percent: true,
+    yTitle: "win rate",
+    marks,
+    empty: rows.length ? "no benchmark games in this run" : "no data yet",
+  });
+  const legend = [];
+  if (championRow) legend.push(`<span class="champion">●</span> champion (generation ${championRow.generation}): ${percent(championRow.win_rate)} of ${championRow.bench_games} benchmark games`);
+  else if (run.champion_generation) legend.push(`champion (generation ${run.champion_generation}): not benchmarked`);
+  if (test) legend.push(`<span class="test">┃</span> its final test: ${percent(test.win_rate)} of ${test.games} fresh games (95% interval ${percent(test.ci_low)}–${percent(test.ci_high)})`);
+  $("benchmark-legend").innerHTML = legend.join("<br>");
+  $("benchmark-legend").hidden = legend.length === 0;
+  if (run.shows_diversity) lineChart($("chart-diversity"), rows, [{ key: "diversity", colour: "#762a83" }], { yTitle: "mean pairwise distance" });
   const body = $("generations").querySelector("tbody");
   body.replaceChildren(...rows.slice(-10).reverse().map((r) => {
     const row = document.createElement("tr");
@@ -406,7 +444,7 @@ function drawRun(run) {
       [r.fitness_max.toFixed(3), "fitness"],
       [r.fitness_mean.toFixed(3), "fitness"],
       [r.fitness_min.toFixed(3), "fitness"],
-      [r.win_rate === null ? "" : (100 * r.win_rate).toFixed(1) + "%", ""],
+      [r.win_rate === null ? "" : percent(r.win_rate), ""],
       [r.diversity.toFixed(4), "diversity"],
       [r.seconds, ""],
     ];
@@ -423,27 +461,82 @@ function drawRun(run) {
   }));
 }
 
-// A line chart of `series` over the generations, with an optional shaded band.
-function lineChart(svg, rows, series, band, fixedRange) {
-  const width = 360, height = 220, left = 48, right = 10, top = 10, bottom = 28;
+// Shows chart `name`, or in its place why the run has none (`reason`).
+function absent(name, reason) {
+  // An SVG element has no `hidden` property: its style hides it.
+  $(`chart-${name}`).style.display = reason === null ? "" : "none";
+  const series = $(`${name}-series`);
+  if (series) series.hidden = reason !== null;
+  const note = $(`${name}-absent`);
+  note.hidden = reason === null;
+  note.textContent = reason || "";
+  // Charts with data come first, the notes of absent ones after them.
+  note.closest("figure").classList.toggle("missing", reason !== null);
+}
+
+// About `count` round steps covering `low`..`high`: 1, 2 or 5 times a power of ten, and
+// at least `least`.
+function niceTicks(low, high, count, least = 0) {
+  const raw = Math.max((high - low) / count, least);
+  const power = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw * (1 - 1e-9));
+  const ticks = [];
+  for (let i = Math.ceil(low / step - 1e-9); i * step <= high * (1 + 1e-12) + 1e-12; i++) {
+    ticks.push(Math.round(i * step * 1e9) / 1e9);
+  }
+  return { ticks, step };
+}
+
+// The digits a tick of `step` needs.
+const decimals = (step) => Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+
+// A line chart of `series` over the generations: ticks and titles on both axes, an
+// optional shaded band, and marks (the champion's dot, its final test as an interval).
+// Win rates (`percent`) are zoomed to the data, as the run's PNG plots are.
+function lineChart(svg, rows, series, options) {
+  const { band, percent: isPercent, yTitle, marks = [], empty = "no data yet" } = options || {};
+  const width = 460, height = 290, left = 70, right = 28, top = 14, bottom = 52;
+  const font = { "font-size": 14, fill: "#333" };
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.replaceChildren();
   if (rows.length === 0) {
-    text(svg, width / 2, height / 2, "no data yet");
+    text(svg, width / 2, height / 2, empty, font);
     return;
   }
-  const xs = rows.map((r) => r.generation);
-  const values = rows.flatMap((r) => series.map((s) => r[s.key]).concat(band ? [r[band.low], r[band.high]] : []));
-  let [low, high] = fixedRange || [Math.min(...values), Math.max(...values)];
-  if (high - low < 1e-9) { low -= 0.5; high += 0.5; }
+  const xs = rows.map((r) => r.generation).concat(marks.map((m) => m.generation));
+  const values = rows.flatMap((r) => series.map((s) => r[s.key]).concat(band ? [r[band.low], r[band.high]] : []))
+    .concat(marks.flatMap((m) => [m.value, m.low ?? m.value, m.high ?? m.value]));
+  let low = Math.min(...values), high = Math.max(...values);
+  if (isPercent) {
+    low = Math.max(0, Math.floor((low - 0.01) * 20) / 20);
+    high = Math.min(1, Math.ceil((high + 0.01) * 20) / 20);
+    if (high - low < 0.1) [low, high] = low + 0.1 <= 1 ? [low, low + 0.1] : [high - 0.1, high];
+  } else if (high - low < 1e-9) {
+    low -= 0.5; high += 0.5;
+  } else {
+    const pad = (high - low) * 0.05;
+    low = low >= 0 ? Math.max(0, low - pad) : low - pad;
+    high += pad;
+  }
   const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, Math.max(...xs));
   const px = (x) => left + (x - x0) / (x1 - x0) * (width - left - right);
   const py = (y) => top + (high - y) / (high - low) * (height - top - bottom);
+  const y = niceTicks(low, high, 5);
+  const yDigits = decimals(isPercent ? 100 * y.step : y.step);
+  for (const t of y.ticks) {
+    el("line", { x1: left, y1: py(t), x2: width - right, y2: py(t), stroke: "#e4e4e4" }, svg);
+    const label = isPercent ? `${(100 * t).toFixed(yDigits)}%` : t.toFixed(yDigits);
+    text(svg, left - 6, py(t), label, Object.assign({ "text-anchor": "end", class: "tick" }, font));
+  }
+  for (const t of niceTicks(x0, x1, 6, 1).ticks) {
+    el("line", { x1: px(t), y1: height - bottom, x2: px(t), y2: height - bottom + 5, stroke: "#888" }, svg);
+    text(svg, px(t), height - bottom + 16, String(t), Object.assign({ class: "tick" }, font));
+  }
   el("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#888" }, svg);
   el("line", { x1: left, y1: height - bottom, x2: width - right, y2: height - bottom, stroke: "#888" }, svg);
-  for (const y of [low, (low + high) / 2, high]) text(svg, left - 22, py(y), y.toFixed(2), { "font-size": 10 });
-  text(svg, left, height - 10, String(x0), { "font-size": 10 });
-  text(svg, width - right - 10, height - 10, String(x1), { "font-size": 10 });
+  text(svg, (left + width - right) / 2, height - 12, "generation", Object.assign({ class: "axis-title" }, font));
+  const title = text(svg, 16, (top + height - bottom) / 2, yTitle || "", Object.assign({ class: "axis-title" }, font));
+  title.setAttribute("transform", `rotate(-90 16 ${(top + height - bottom) / 2})`);
   if (band) {
     const upper = rows.map((r) => `${px(r.generation)},${py(r[band.high])}`);
     const lower = rows.map((r) => `${px(r.generation)},${py(r[band.low])}`).reverse();
@@ -452,6 +545,15 @@ function lineChart(svg, rows, series, band, fixedRange) {
   for (const s of series) {
     const points = rows.map((r) => `${px(r.generation)},${py(r[s.key])}`).join(" ");
     el("polyline", { points, fill: "none", stroke: s.colour, "stroke-width": 2, class: "series", "data-key": s.key }, svg);
+  }
+  for (const m of marks) {
+    const x = px(m.generation);
+    const group = el("g", { class: `mark ${m.kind}`, "data-generation": m.generation }, svg);
+    if (m.low !== undefined) {
+      el("line", { x1: x, y1: py(m.low), x2: x, y2: py(m.high), stroke: m.colour, "stroke-width": 3 }, group);
+      for (const v of [m.low, m.high]) el("line", { x1: x - 6, y1: py(v), x2: x + 6, y2: py(v), stroke: m.colour, "stroke-width": 3 }, group);
+    }
+    el("circle", { cx: x, cy: py(m.value), r: 5, fill: m.colour, stroke: "#fff", "stroke-width": 1.5 }, group);
   }
 }
 
