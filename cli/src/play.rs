@@ -17,6 +17,7 @@ use evoboard::eval::NamedEvaluators;
 use evoboard::games::joint::{gather_move, is_joint, parse_part};
 use evoboard::games::{Describe, Game, GameError, Player};
 use evoboard::rng::rng_for;
+use evoboard::search::WIN_VALUE;
 use evoboard::session::{Session, announce, hints, legal_parts};
 
 /// Play in the terminal: people against engines or each other, with hints and undo.
@@ -128,10 +129,11 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Terminal<'_, G, I, O> {
             }
             Seat::Human => view,
         };
+        // `--hints`: the table once for this turn; `hint` asks for it again.
+        if self.args.hints {
+            self.hint(human, player)?;
+        }
         loop {
-            if self.args.hints {
-                self.hint(human, player)?;
-            }
             if is_joint(human) {
                 write!(
                     self.out,
@@ -187,17 +189,52 @@ impl<G: NamedEvaluators, I: BufRead, O: Write> Terminal<'_, G, I, O> {
         }
     }
 
+    /// Prints `player`'s hint table once: a header saying what the values are, then every
+    /// choice with its value, best first.
     fn hint(&mut self, game: &G, player: Player) -> std::io::Result<()> {
-        let table: Vec<String> = hints(self.hint_engine, game, player, None)
+        let values = hints(self.hint_engine, game, player, None);
+        let exact = values
             .iter()
-            .map(|(part, value)| format!("{part} {value:+.2}"))
+            .any(|&(_, value)| exact_margin(value).is_some());
+        let table: Vec<String> = values
+            .iter()
+            .map(|(part, value)| match exact_margin(*value) {
+                Some(margin) if margin >= 0 => format!("{part} wins by {margin}"),
+                Some(margin) => format!("{part} loses by {}", -margin),
+                None => format!("{part} {value:+.2}"),
+            })
             .collect();
+        let engine = &self.hint_engine.label;
+        let name = game.player_name(player);
+        let sure = if exact {
+            format!(
+                "; \"wins by N\" and \"loses by N\" are sure results, by N {} at the end",
+                margin_unit(game.name())
+            )
+        } else {
+            String::new()
+        };
         writeln!(
             self.out,
-            "hint ({}, best first): {}",
-            self.hint_engine.label,
-            table.join(" | ")
-        )
+            "hint for {name} ({engine}, best first; value: {engine}'s evaluation for {name}, \
+             higher is better{sure}):"
+        )?;
+        writeln!(self.out, "  {}", table.join(" | "))
+    }
+}
+
+/// The final score margin of a hint value that is an exact result (the search saw the
+/// game's end: ±[`WIN_VALUE`] plus the margin), `None` for an evaluation.
+fn exact_margin(value: f32) -> Option<i64> {
+    (value.abs() >= WIN_VALUE / 2.0).then(|| (value - value.signum() * WIN_VALUE).round() as i64)
+}
+
+/// What a game's score counts, for the margins of exact hints.
+fn margin_unit(game: &str) -> &'static str {
+    match game {
+        "othello" => "discs",
+        "kalah" | "oware" | "congklak" | "congkak" => "seeds",
+        _ => "points",
     }
 }
 

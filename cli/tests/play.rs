@@ -17,6 +17,62 @@ fn play(args: &[&str], input: &str) -> (Option<i32>, String, String) {
     )
 }
 
+/// The hint tables printed in `out` whose header contains `header`: the line after each.
+fn hint_tables<'a>(out: &'a str, header: &str) -> Vec<&'a str> {
+    let lines: Vec<&str> = out.lines().collect();
+    lines
+        .windows(2)
+        .filter(|pair| pair[0].contains("hint for ") && pair[0].contains(header))
+        .map(|pair| pair[1].trim())
+        .collect()
+}
+
+#[test]
+fn a_hint_prints_once_per_request_and_says_what_its_values_are() {
+    // `--hints` shows the table once a turn; `hint` once more each time it is typed, and
+    // `board` and `help` none.
+    let (code, out, err) = play(
+        &[
+            "--game", "kalah", "--first", "human", "--second", "random", "--hints",
+        ],
+        "hint\nboard\nhelp\nhint\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let header = "hint for South (heuristic:4, best first; value: heuristic:4's evaluation for \
+                  South, higher is better):";
+    assert_eq!(out.matches(header).count(), 3, "{out}");
+    let tables = hint_tables(&out, "(heuristic:4, best first;");
+    assert_eq!(tables.len(), 3, "{out}");
+    assert!(tables.iter().all(|t| *t == tables[0]), "{out}");
+    assert_eq!(tables[0].split(" | ").count(), 6, "{out}");
+    // A search that sees the game's end says so, with the margin in seeds (pit 1
+    // captures and ends the game 4 ahead), not as a raw win value.
+    let (code, out, err) = play(
+        &[
+            "--game",
+            "kalah",
+            "--position",
+            "1,0,0,0,0,3 1,0,0,0,5,0 0 0 S",
+            "--first",
+            "human",
+            "--second",
+            "human",
+            "--hint-engine",
+            "heuristic:8",
+        ],
+        "hint\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("are sure results, by N seeds at the end):"),
+        "{out}"
+    );
+    let tables = hint_tables(&out, "(heuristic:8, best first;");
+    assert_eq!(tables.len(), 1, "{out}");
+    assert!(tables[0].starts_with("1 wins by 4 | "), "{out}");
+    assert!(!out.contains("1000"), "{out}");
+}
+
 #[test]
 fn othello_human_session_with_hint_errors_undo_and_quit() {
     let (code, out, err) = play(
@@ -25,7 +81,10 @@ fn othello_human_session_with_hint_errors_undo_and_quit() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("commands: a move"), "{out}");
-    assert!(out.contains("hint (heuristic:4, best first): "), "{out}");
+    assert!(
+        out.contains("hint for black (X) (heuristic:4, best first; value: heuristic:4's"),
+        "{out}"
+    );
     assert!(out.contains("malformed move 'z9'"), "{out}");
     assert!(
         out.contains("'a1' is not legal here; legal: d3 c4 f5 e6"),
@@ -63,7 +122,7 @@ fn kalah_extra_turn_and_end_of_input() {
     assert!(out.contains("nothing to undo"), "{out}");
     assert!(out.contains("end of input: game abandoned"), "{out}");
     assert!(
-        out.matches("hint (heuristic:4").count() >= 3,
+        out.matches("hint for South (heuristic:4").count() >= 3,
         "hints before every human move"
     );
 }
@@ -145,7 +204,10 @@ fn oware_human_session_with_hint_illegal_move_and_undo() {
     );
     assert_eq!(code, Some(0));
     assert!(out.contains("South plays"), "the engine opens: {out}");
-    assert!(out.contains("hint (heuristic:4, best first): "), "{out}");
+    assert!(
+        out.contains("hint for North (heuristic:4, best first; value: "),
+        "{out}"
+    );
     assert!(out.contains("expected a pit number from 1 to 6"), "{out}");
     assert!(out.contains("North plays 1"), "{out}");
     assert!(out.contains("taken back to North's previous turn"), "{out}");
@@ -182,7 +244,10 @@ fn congklak_human_session_with_relay_hint_undo_and_pass() {
         "hint\n9\n6\nundo\n6\npass\n",
     );
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("hint (heuristic:4, best first): "), "{out}");
+    assert!(
+        out.contains("hint for South (heuristic:4, best first; value: "),
+        "{out}"
+    );
     assert!(
         out.contains("'9' is not") || out.contains("from 1 to 7"),
         "{out}"
@@ -277,10 +342,7 @@ fn two_people_at_the_congkak_opening_each_enter_their_own_hole_with_hints_and_un
     );
     assert_eq!(code, Some(0), "{err}");
     // Hints at the joint choice list each own hole once, for South and for North.
-    let hints: Vec<&str> = out
-        .lines()
-        .filter_map(|l| l.split("hint (minimax:2:stores, best first): ").nth(1))
-        .collect();
+    let hints = hint_tables(&out, "(minimax:2:stores, best first;");
     assert_eq!(hints.len(), 2, "{out}");
     for hint in &hints {
         assert_eq!(hint.split(" | ").count(), 7, "{hint}");
