@@ -217,7 +217,10 @@ fn free_bytes(dir: &std::path::Path) -> Option<u64> {
         }
         stats
     };
-    Some(u64::from(stats.f_bavail).saturating_mul(u64::from(stats.f_frsize)))
+    // The fields are u64 here, narrower on other platforms.
+    #[allow(clippy::useless_conversion)]
+    let (blocks, size) = (u64::from(stats.f_bavail), u64::from(stats.f_frsize));
+    Some(blocks.saturating_mul(size))
 }
 
 #[cfg(not(unix))]
