@@ -412,7 +412,7 @@ fn two_solver_threads_agree_with_one() {
 }
 
 #[test]
-fn kalah_features_follow_seed_002() {
+fn kalah_features_follow_gifford_et_al() {
     use evoboard::eval::NamedEvaluators;
     // 30 seeds: the winning threshold is 16.
     let game = kalah("1,2,3,4,5,6 0,0,0,0,0,1 5 3 S");

@@ -1,4 +1,4 @@
-//! The MLP: chromosome layout (seed 004 Fig. 3), forward passes, Nguyen-Widrow init.
+//! The MLP: chromosome layout (the Othello ENN paper's Fig. 3), forward passes, Nguyen-Widrow init.
 
 use evoboard::nn::{Mlp, Topology, TopologyError, nguyen_widrow, sigmoid};
 use evoboard::rng::rng_for;

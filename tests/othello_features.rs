@@ -794,10 +794,11 @@ fn random_game_positions(games: u64) -> Vec<Othello> {
     positions
 }
 
-/// The default weights of seed 004's heuristic, in the order of `NAMED_FEATURES`.
+/// The default weights of the Othello ENN paper's heuristic, in the order of `NAMED_FEATURES`.
 const DEFAULT_WEIGHTS: [f32; 7] = [1.0, 10.0, 8.0, 12.0, 3.0, 30.0, 4.0];
 
-/// Σ weight × feature in the order of `NAMED_FEATURES`, as seed 004's heuristic sums them.
+/// Σ weight × feature in the order of `NAMED_FEATURES`, as the Othello ENN paper's heuristic
+/// sums them.
 fn weighted_sum(weights: [f32; 7], sides: &Sides) -> f32 {
     NAMED_FEATURES
         .iter()

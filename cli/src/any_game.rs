@@ -1,7 +1,7 @@
 //! One game's command line: `evoboard`'s commands for a game added from outside the
 //! library, whose program is a `main` of one line over [`run_game`]. The commands are the
 //! built-in binary's own, run on the one game; `--game` has no place here, and the
-//! commands tied to a built-in game (the engine protocols, the solvers, the seed studies,
+//! commands tied to a built-in game (the engine protocols, the solvers, the source papers' studies,
 //! experiment plans, the web page) stay in `evoboard`.
 
 use std::process::ExitCode;

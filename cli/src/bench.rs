@@ -132,8 +132,8 @@ fn measure_learning<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResul
     Ok(())
 }
 
-/// Seed 004's generation: 20 Nguyen-Widrow networks (64-42-1 for Othello), a full league
-/// of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
+/// The Othello ENN paper's generation: 20 Nguyen-Widrow networks (64-42-1 for Othello), a
+/// full league of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
 fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult {
     let config = EvolveConfig::for_game(Preset::Paper, start);
     let architecture = architecture_for(start, &config)?;

@@ -1,6 +1,6 @@
 //! The `evoboard` command line: every command, on the built-in games that `--game` names
 //! (the library's registry, `GameName` and `with_game!`), and the commands tied to one of
-//! them (the engine protocols, the solvers, the seed studies, the web page).
+//! them (the engine protocols, the solvers, the source papers' studies, the web page).
 
 use std::process::ExitCode;
 
@@ -87,9 +87,10 @@ enum Command {
         #[command(flatten)]
         args: tournament::TournamentArgs,
     },
-    /// Seed 000's question: does a network as forward pruning speed up minimax, at what cost?
+    /// The Congkak report's question: does a network as forward pruning speed up minimax, at
+    /// what cost?
     Prune(prune::PruneArgs),
-    /// Seed 002's experiment: all 63 combinations of Kalah's H1–H6 against random.
+    /// Gifford et al.'s (2008) experiment: all 63 combinations of Kalah's H1–H6 against random.
     Gifford(gifford::GiffordArgs),
     /// Run a plan: variants of a run's settings over seeds, every champion measured,
     /// results with intervals and tests against the baseline.

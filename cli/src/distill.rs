@@ -31,7 +31,8 @@ pub struct DistillArgs {
     /// Plies the teacher searches for each position's value (0: its static value).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
     teacher_depth: u32,
-    /// Hidden units of the student (one hidden layer, sigmoid, as seed 004's 64-42-1).
+    /// Hidden units of the student (one hidden layer, sigmoid, as the Othello ENN
+    /// paper's 64-42-1).
     #[arg(long, default_value_t = 42, value_parser = clap::value_parser!(u16).range(1..=128))]
     hidden: u16,
     /// A champion MLP of the same shape to start from, instead of Nguyen-Widrow weights.

@@ -1,7 +1,7 @@
-//! `evoboard evolve`: run (or resume) neuroevolution and write the run directory (seed
-//! 004). Each generation plays a league of P·(P−1) games (cost grows as P²: use
-//! --league-sample K for large populations), benchmarks its best network against
-//! heuristic:DEPTH, and writes a checkpoint; --resume continues exactly.
+//! `evoboard evolve`: run (or resume) a learning run and write the run directory. Each
+//! generation learns (TD learning by default, or evolution: see --preset; an evolving
+//! preset's league of P·(P−1) games grows as P², which --league-sample K bounds), benchmarks
+//! its best network, and writes a checkpoint; --resume continues exactly.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -25,11 +25,16 @@ use crate::stop::{as_started, interrupted, stop_on_ctrl_c};
 use evoboard::farm;
 use evoboard::report::plot::{Shown, plot_run};
 
-/// Evolve neural evaluators (league fitness, benchmark gate, checkpoints, --resume).
+/// Train a neural network to judge a game's positions, and keep the best one as the champion.
+///
+/// Each generation learns from games (temporal-difference learning by default, or evolution:
+/// see --preset) and then plays its best network against a benchmark opponent; the network
+/// that wins most becomes the run's champion (`champion.evo` in --out). A checkpoint after
+/// every generation lets --resume continue the run exactly.
 #[derive(Debug, Args)]
 pub struct EvolveArgs {
-    /// Algorithm: `paper` (seed 004 as written), `modern` (self-adaptive ES + hall of fame),
-    /// `td` (temporal-difference learning of an n-tuple network), `ctdl` (a population of
+    /// Algorithm: `paper` (the Othello ENN paper as written), `modern` (self-adaptive ES + hall
+    /// of fame), `td` (temporal-difference learning of an n-tuple network), `ctdl` (a population of
     /// TD learners under league selection), `cmaes` (separable CMA-ES) or `cocmaes`
     /// (coevolutionary CMA-ES with Jaśkowski & Szubert 2016's settings) [default: td].
     #[arg(long)]

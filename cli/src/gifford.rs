@@ -1,5 +1,5 @@
-//! `evoboard gifford`: seed 002's experiment (`experiments::gifford`) as a ranked table,
-//! and optionally as CSV.
+//! `evoboard gifford`: Gifford et al.'s (2008) experiment (`experiments::gifford`) as a
+//! ranked table, and optionally as CSV.
 
 use std::path::PathBuf;
 
@@ -16,7 +16,7 @@ pub struct GiffordArgs {
     /// Look-ahead (search depth) of every heuristic player.
     #[arg(long, default_value_t = 2)]
     depth: u32,
-    /// Games going first and, again, going second for each player (seed 002: 100).
+    /// Games going first and, again, going second for each player (Gifford et al.: 100).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_GAMES))]
     games: u32,
     /// Seed of the openings and of the players' random choices (each combination of
@@ -26,7 +26,7 @@ pub struct GiffordArgs {
     /// Worker threads (0 = one per core). Results do not depend on it.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
     threads: u16,
-    /// Also write the ranked table, with every statistic of seed 002, here as CSV.
+    /// Also write the ranked table, with every statistic of Gifford et al., here as CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
 }

@@ -1,4 +1,5 @@
-//! `evoboard panel`: the ENN paper's evaluation (seed 004). The player meets a panel of
+//! `evoboard panel`: the Othello ENN paper's evaluation (Gunawan et al.
+//! 2012). The player meets a panel of
 //! search players at one depth, each built from a single feature of the game's heuristic,
 //! then the whole heuristic, the game's reference players and `random`: which parts of
 //! the heuristic has an evolved evaluator learned, and which does it still lose to?

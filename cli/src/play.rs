@@ -1,5 +1,5 @@
 //! `evoboard play`: people against engines (or each other) in the terminal, with hints
-//! (every legal move with its search value — seed 003's per-pit "payoff"), undo, and a move
+//! (every legal move with its search value — the Ayo thesis's per-pit "payoff"), undo, and a move
 //! record that `show --moves` replays.
 
 use std::io::{BufRead, Write};

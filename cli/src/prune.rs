@@ -1,5 +1,5 @@
-//! `evoboard prune`: seed 000's forward-pruning study (`experiments::prune`), one row per
-//! pruning width as it is measured.
+//! `evoboard prune`: the Congkak report's forward-pruning study (`experiments::prune`), one row
+//! per pruning width as it is measured.
 
 use std::path::PathBuf;
 
@@ -42,8 +42,8 @@ pub fn run(args: &PruneArgs) -> CliResult {
     }
     if matches!(args.game, GameName::Othello) {
         return Err(crate::error::BadInput(
-            "prune studies seed 000's MM, a search on the store difference: --game must be \
-             kalah, oware, congklak or congkak"
+            "prune studies the Congkak report's MM, a search on the store difference: --game must \
+             be kalah, oware, congklak or congkak"
                 .to_string(),
         )
         .into());

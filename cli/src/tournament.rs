@@ -1,5 +1,5 @@
-//! `evoboard tournament`: a round robin with seed 002's statistics per agent and the
-//! pairwise results, as a table, JSON or CSV.
+//! `evoboard tournament`: a round robin with Gifford et al.'s (2008) statistics per agent and
+//! the pairwise results, as a table, JSON or CSV.
 
 use std::path::PathBuf;
 
@@ -15,7 +15,7 @@ use evoboard::arena::tournament::{AgentSummary, TournamentConfig, TournamentResu
 use evoboard::eval::NamedEvaluators;
 use evoboard::statistics::{Ratings, rate};
 
-/// Round robin between agents, with seed 002's statistics and the pairwise matrix.
+/// Round robin between agents, with Gifford et al.'s statistics and the pairwise matrix.
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
     /// Two or more agent specs, comma-separated (e.g. random,heuristic:2,minimax:4:h1+h2).
@@ -26,8 +26,8 @@ pub struct TournamentArgs {
     /// Print one JSON object instead of tables.
     #[arg(long)]
     json: bool,
-    /// Summarise think times over each agent's first N moves of every game (seed 001's
-    /// Table 6.4 timed the first five) instead of over all moves.
+    /// Summarise think times over each agent's first N moves of every game (the Congklak
+    /// minimax report's Table 6.4 timed the first five) instead of over all moves.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     timed_moves: Option<u64>,
     /// Also write the per-agent statistics as CSV.

@@ -240,7 +240,7 @@ fn play(run: &Path) {
         "4\nhint\n9\nquit\n",
     );
     assert!(out.contains("X to move> "), "{out}");
-    assert!(out.contains("hint (heuristic:4"), "{out}");
+    assert!(out.contains("hint for X (heuristic:4"), "{out}");
     assert!(out.contains("a column number from 1 to 7"), "{out}");
     assert!(out.contains("game abandoned"), "{out}");
 }

@@ -232,7 +232,7 @@ pub fn panel<'py>(
 }
 
 /// A round robin: every pair plays `games` games, each agent first in half: the fields of
-/// `evoboard tournament --json` (per agent seed 002's statistics and think times, the
+/// `evoboard tournament --json` (per agent Gifford et al.'s statistics and think times, the
 /// pairwise matrix, and with `ratings` Elo ratings anchored at that agent, or at the first
 /// with `ratings=True`).
 #[pyfunction]

@@ -129,6 +129,27 @@ impl Observer for PyObserver {
     }
 }
 
+/// `error` as a Python error, worded for the caller of `evolve`: the library's messages that
+/// name the command line's flags (`--resume`, `--out`) name the keyword arguments instead.
+fn in_python_terms(error: EvolveError) -> PyErr {
+    let worded = match &error {
+        EvolveError::RunExists(dir) => format!(
+            "{dir} already holds a run: continue it with resume=True, or choose another out"
+        ),
+        EvolveError::NotEmpty(dir) => format!(
+            "{dir} is not an empty directory and holds no run: out must be a new or empty \
+             directory (or a run to continue with resume=True)"
+        ),
+        EvolveError::Locked { dir, holder } => format!(
+            "{dir} is in use by another evoboard process (pid {holder}): wait for it to end, \
+             or choose another out"
+        ),
+        _ => return error.into_py(),
+    };
+    // All three are the caller's input (`is_bad_input`), as the command line's exit code 2.
+    bad(worded)
+}
+
 /// Creates (or with `resume`, continues) the run in `out` and plays it to its end.
 fn run<G: Member>(
     py: Python<'_>,
@@ -143,7 +164,7 @@ fn run<G: Member>(
             Some(config) => Evolution::create(start.clone(), config, out),
             None => Evolution::resume(start.clone(), out, generations),
         })
-        .map_err(Sorted::into_py)?;
+        .map_err(in_python_terms)?;
     // A request left over from an earlier run would stop this one before it starts.
     interrupt::flag().store(false, std::sync::atomic::Ordering::SeqCst);
     let result = py.detach(|| evolution.run(observer));

@@ -28,7 +28,8 @@ def test_unknown_settings_and_existing_runs_raise_value_error(tmp_path):
     with pytest.raises(ValueError, match="unknown setting 'popluation'"):
         evoboard.evolve("kalah", out=tmp_path / "a", popluation=3)
     evoboard.evolve("kalah", out=tmp_path / "b", generations=1, **SMALL)
-    with pytest.raises(ValueError, match="already holds a run"):
+    # Worded for Python: the keyword argument, not the command line's --resume.
+    with pytest.raises(ValueError, match=r"already holds a run: continue it with resume=True, or choose another out"):
         evoboard.evolve("kalah", out=tmp_path / "b", generations=1, **SMALL)
 
 

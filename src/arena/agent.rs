@@ -101,7 +101,7 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 }
 
-/// Plays the first legal move in generation order (Kalah's H0 in seed 002).
+/// Plays the first legal move in generation order (Kalah's H0 in Gifford et al. 2008).
 pub struct FirstMoveAgent;
 
 impl<G: Game> Agent<G> for FirstMoveAgent {
@@ -115,8 +115,8 @@ impl<G: Game> Agent<G> for FirstMoveAgent {
 }
 
 /// Negamax with alpha-beta to a fixed depth over a shared evaluator, optionally searching
-/// only the moves a second evaluator ranks best (forward pruning, seed 000's NMM), and
-/// optionally within a time limit per move.
+/// only the moves a second evaluator ranks best (forward pruning, the Congkak report's NMM),
+/// and optionally within a time limit per move.
 pub struct SearchAgent<G: Game> {
     pub depth: u32,
     pub evaluator: SharedEvaluator<G>,

@@ -1,5 +1,5 @@
-//! The paper's panel of opponents (seed 004's evaluation): negamax players each built from
-//! one feature of the game's heuristic, then the whole heuristic, the game's reference
+//! The paper's panel of opponents (the Othello ENN paper's evaluation): negamax players each
+//! built from one feature of the game's heuristic, then the whole heuristic, the game's reference
 //! evaluators, and a random player. `panel` plays them all; `evolve` can benchmark each
 //! generation against them. The panel is played as one series per opponent.
 

@@ -43,7 +43,8 @@ const PER_GAME: &str = "/game";
 /// hours a move (Othello's `heuristic:12` already takes seconds), so they need `~SECONDS`.
 pub const UNTIMED_DEPTH: u32 = 12;
 
-/// Search depths of the difficulty levels (seed 001 names them; the depths are ours):
+/// Search depths of the difficulty levels (the Congklak minimax report names them; the depths are
+/// ours):
 /// `normal` = `heuristic:2`, `expert` = `heuristic:4`, `impossible` = `heuristic:8`
 /// (`random` is the random player).
 pub const NORMAL_DEPTH: u32 = 2;
@@ -86,8 +87,8 @@ pub enum AgentKind {
         path: PathBuf,
         depth: Option<u32>,
     },
-    /// Seed 000's NMM: minimax on the store difference to `depth`, searching at each node
-    /// only the `width` moves the saved network ranks best.
+    /// The Congkak report's NMM: minimax on the store difference to `depth`, searching at each
+    /// node only the `width` moves the saved network ranks best.
     Nmm {
         depth: u32,
         width: usize,

@@ -22,7 +22,7 @@ pub struct MoveTimes {
 
 impl MoveTimes {
     /// Count, minimum, maximum, mean and (population) standard deviation of `seconds`, in
-    /// milliseconds (seed 000's Tables 4.2–4.5 report these).
+    /// milliseconds (the Congkak report's Tables 4.2–4.5 report these).
     pub fn from_seconds<'a>(seconds: impl Iterator<Item = &'a f64>) -> MoveTimes {
         let ms: Vec<f64> = seconds.map(|s| s * 1000.0).collect();
         if ms.is_empty() {

@@ -1,5 +1,5 @@
-//! Seed 002's per-agent statistics as the columns of tables: the headings a printed table
-//! shows, the names a CSV file gives them, and a round robin's CSV table.
+//! Gifford et al.'s per-agent statistics as the columns of tables: the headings a printed
+//! table shows, the names a CSV file gives them, and a round robin's CSV table.
 
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
@@ -7,7 +7,7 @@ use serde::ser::{SerializeStruct, Serializer};
 use crate::arena::tournament::AgentSummary;
 use crate::csv_rows::{Fixed, column_names, csv_text};
 
-/// Seed 002's per-agent statistics: (CSV name, table heading, value), in column order.
+/// Gifford et al.'s per-agent statistics: (CSV name, table heading, value), in column order.
 pub fn summary_columns(s: &AgentSummary) -> [(&'static str, &'static str, f64); 10] {
     [
         ("win_pct", "win%", 100.0 * s.win_rate),

@@ -1,6 +1,6 @@
-//! Round-robin tournaments with the per-agent statistics of seed 002 (Kalah): win %, win %
-//! going first and second, average stones, margins, captures, extra turns ("go-agains")
-//! and moves, plus the pairwise win/draw/loss matrix.
+//! Round-robin tournaments with the per-agent statistics of Gifford et al. (2008) on Kalah:
+//! win %, win % going first and second, average stones, margins, captures, extra turns
+//! ("go-agains") and moves, plus the pairwise win/draw/loss matrix.
 
 use serde::Serialize;
 
@@ -22,7 +22,7 @@ pub struct TournamentConfig {
     pub opening_plies: u32,
     pub seed: u64,
     /// Think times are summarised over each agent's first this many moves of every game
-    /// (seed 001 timed the first five); `None`: over all moves.
+    /// (the Congklak minimax report timed the first five); `None`: over all moves.
     pub timed_moves: Option<usize>,
 }
 
@@ -48,9 +48,9 @@ pub struct AgentSummary {
     pub avg_loss_margin: f64,
     pub avg_captures: f64,
     pub avg_extra_turns: f64,
-    /// Own moves per game (seed 002 tracks the AI player's moves).
+    /// Own moves per game (Gifford et al. track the AI player's moves).
     pub avg_moves: f64,
-    /// Think time per own move over all games (seed 000's Tables 4.2–4.5).
+    /// Think time per own move over all games (the Congkak report's Tables 4.2–4.5).
     pub move_time: MoveTimes,
 }
 

@@ -1,6 +1,6 @@
 //! Heuristic features of the mancala games.
 //!
-//! Kalah, seed 002's H1–H6 (H0, "first valid move", is the `first` agent):
+//! Kalah, Gifford et al.'s (2008) H1–H6 (H0, "first valid move", is the `first` agent):
 //! - `h1` my store − the opponent's store;
 //! - `h2` how close I am to winning: my store − T, T = ⌊total/2⌋ + 1 seeds (a sure win);
 //! - `h3` how far the opponent is from winning: T − the opponent's store;
@@ -19,8 +19,8 @@
 //! `accumulation` (my pits of 12+ seeds — an "odu"/"kroo", which laps the board and can
 //! capture on return — minus theirs); `heuristic` weights 1, 0.2, 0.3, 0.5.
 //!
-//! Congklak and Congkak: `stores` (my store − theirs, seed 000's MM evaluation), `side`
-//! (seeds in my holes − in theirs: what a round ending now would bank), `holes` (my
+//! Congklak and Congkak: `stores` (my store − theirs, the Congkak report's MM evaluation),
+//! `side` (seeds in my holes − in theirs: what a round ending now would bank), `holes` (my
 //! playable holes − theirs), and for Congkak `burnt` (their burnt holes − mine: the
 //! refill's lasting effect). Congklak's `heuristic` weights 1, 0.25, 0.1 (even with
 //! `stores` at depth 4: 49/100). Congkak's weights `stores` 1 and `burnt` 7: a store plus 7
@@ -58,7 +58,7 @@ fn third<R: Rules>(game: &Mancala<R>, me: Player, which: usize) -> f32 {
         .sum()
 }
 
-/// Kalah's features, seed 002's H1–H6.
+/// Kalah's features, Gifford et al.'s H1–H6.
 static KALAH_FEATURES: [Feature<Mancala<Kalah>>; 6] = [
     Feature {
         name: "h1",
@@ -138,8 +138,8 @@ impl Featured for Mancala<Kalah> {
 }
 
 impl NamedEvaluators for Mancala<Kalah> {
-    /// `heuristic`, `stores` (= h1, the store difference of seed 000's MM player), `h1`…`h6`,
-    /// sums like `h1+h2+h4`, or a JSON weights file.
+    /// `heuristic`, `stores` (= h1, the store difference of the Congkak report's MM player),
+    /// `h1`…`h6`, sums like `h1+h2+h4`, or a JSON weights file.
     fn evaluator(name: &str) -> Result<SharedEvaluator<Self>, EvaluatorError> {
         let name = if name == "stores" { "h1" } else { name };
         Ok(WeightedSum::named(name, Kalah::NAME, &[])?.shared())

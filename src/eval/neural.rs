@@ -1,8 +1,8 @@
 //! Learned evaluators: a network of any family scores positions.
 //!
 //! The two families read a position differently:
-//! - an **MLP** (seed 004 §2.2) reads the dense input [`NeuralInput::encode`] as seen from the
-//!   evaluated side, and its sigmoid output σ ∈ (0, 1) is used as 2σ − 1, so leaves
+//! - an **MLP** (the Othello ENN paper §2.2) reads the dense input [`NeuralInput::encode`]
+//!   as seen from the evaluated side, and its sigmoid output σ ∈ (0, 1) is used as 2σ − 1, so leaves
 //!   evaluated for either side are comparable in negamax;
 //! - an **n-tuple network** reads the board's cells as seen by the side to move, and its
 //!   score Σ weights is that side's; the other side gets its negation. It is thus exactly

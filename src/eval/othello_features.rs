@@ -1,5 +1,5 @@
-//! The seven Othello features of seed 004 §2.4.4 (greedy, forfeit, mobility, stability,
-//! frontier, corner, parity). Each is a difference "me minus opponent" seen from the
+//! The seven Othello features of the Othello ENN paper §2.4.4 (greedy, forfeit, mobility,
+//! stability, frontier, corner, parity). Each is a difference "me minus opponent" seen from the
 //! evaluated side, so positive always means good for that side.
 
 use crate::games::othello::Othello;

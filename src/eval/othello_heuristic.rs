@@ -1,5 +1,5 @@
-//! The weighted Othello heuristic of seed 004 §2.4.4 (the benchmark opponent) as a feature
-//! table of the generic weighted sum, and the names under which Othello evaluators can be
+//! The weighted Othello heuristic of the Othello ENN paper §2.4.4 (the benchmark opponent) as
+//! a feature table of the generic weighted sum, and the names under which Othello evaluators can be
 //! chosen in agent specs.
 
 use std::sync::Arc;
@@ -58,7 +58,7 @@ impl NamedEvaluators for Othello {
         Ok(WeightedSum::named(name, "othello", extras)?.shared())
     }
 
-    /// The seven features of the seed-004 heuristic.
+    /// The seven features of the Othello ENN paper's heuristic.
     fn panel_features() -> Vec<&'static str> {
         feature_names::<Self>()
     }

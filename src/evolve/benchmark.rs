@@ -16,8 +16,8 @@ use crate::rng::derive_seed;
 use super::config::EvolveConfig;
 use super::{EvolveError, Named, Observer};
 
-/// The benchmark of seed 004 §2.4.4: a network at the run's depth against `opponent` on the
-/// openings of `series`, every opening with both colours.
+/// The benchmark of the Othello ENN paper (§2.4.4): a network at the run's depth against
+/// `opponent` on the openings of `series`, every opening with both colours.
 pub(super) fn benchmark<G: NamedEvaluators>(
     start: &G,
     config: &EvolveConfig,
@@ -70,7 +70,7 @@ pub(super) fn openings_series(config: &EvolveConfig, games: usize, stream: u64) 
     }
 }
 
-/// The paper's benchmark opponent at the run's depth (seed 004 §2.4.4).
+/// The paper's benchmark opponent at the run's depth (the Othello ENN paper §2.4.4).
 fn paper_benchmark(config: &EvolveConfig) -> String {
     format!("heuristic:{}", config.depth)
 }

@@ -13,7 +13,7 @@ use crate::evolve::learner::{GameDefaults, Learner, learner};
 /// `run.json` and checkpoints by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
-    /// Seed 004 as written (`learner/paper.rs`).
+    /// The Othello ENN paper as written (`learner/paper.rs`).
     Paper,
     /// A self-adaptive (μ+λ) evolution strategy (`learner/modern.rs`).
     Modern,
@@ -127,16 +127,16 @@ pub const MAX_TEACHER_DEPTH: u32 = 8;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolveConfig {
     pub preset: Preset,
-    /// Individuals per generation (seed 004: 20).
+    /// Individuals per generation (the Othello ENN paper: 20).
     pub population: usize,
     /// Generation budget; the run stops earlier when the gate is reached.
     pub generations: u32,
     /// Search depth of every network player and of the benchmark opponent.
     pub depth: u32,
     pub seed: u64,
-    /// The network family (seed 004: an MLP).
+    /// The network family (the Othello ENN paper: an MLP).
     pub network: NetworkChoice,
-    /// Hidden layer sizes of an MLP (seed 004: one layer of 42).
+    /// Hidden layer sizes of an MLP (the Othello ENN paper: one layer of 42).
     pub hidden: Vec<usize>,
     /// Best individuals copied unchanged into the next generation (paper preset).
     pub elitism: usize,
@@ -173,12 +173,12 @@ pub struct EvolveConfig {
     pub bench_games: usize,
     /// The benchmark opponents (agent specs; `panel` stands for the whole panel at
     /// `depth`). The first decides the gate, the champion and the final selection; empty
-    /// means `heuristic:depth` alone (seed 004 §2.4.4).
+    /// means `heuristic:depth` alone (the Othello ENN paper §2.4.4).
     pub bench_opponents: Vec<String>,
     /// Random plies that make each benchmark opening.
     pub bench_opening_plies: u32,
-    /// Win rate against the benchmark that ends the run (seed 004: 75%); 1.0 is no gate,
-    /// the run spends its whole budget (see [`EvolveConfig::gate_passed_by`]).
+    /// Win rate against the benchmark that ends the run (the Othello ENN paper: 75%); 1.0 is
+    /// no gate, the run spends its whole budget (see [`EvolveConfig::gate_passed_by`]).
     pub gate: f64,
     /// `Some(K)`: keep only the newest K checkpoints (a 64-42-1 population of 20 takes
     /// about 0.45 MB per generation, the default n-tuple network 5 MB); `None` keeps them
@@ -338,9 +338,9 @@ pub const MAX_TD_BATCH: usize = 4096;
 pub struct ConfigError(pub String);
 
 impl EvolveConfig {
-    /// The defaults of `preset`: seed 004's sizes (20 individuals, 64-42-1, p = 0.05,
-    /// elitism 1, 100 benchmark games, 75% gate) and depth-2 search, with the learner's own
-    /// parameters ([`Learner::settings`]).
+    /// The defaults of `preset`: the Othello ENN paper's sizes (20 individuals, 64-42-1,
+    /// p = 0.05, elitism 1, 100 benchmark games, 75% gate) and depth-2 search, with the
+    /// learner's own parameters ([`Learner::settings`]).
     pub fn new(preset: Preset) -> EvolveConfig {
         preset.learner().settings(EvolveConfig {
             preset,

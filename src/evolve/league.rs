@@ -1,5 +1,5 @@
-//! Fitness from games (seed 004 §2.4.3): every individual plays every other with both
-//! colours, 3 points for a win, 1 for a draw, 0 for a loss — and, where the run names
+//! Fitness from games (the Othello ENN paper §2.4.3): every individual plays every other
+//! with both colours, 3 points for a win, 1 for a draw, 0 for a loss — and, where the run names
 //! sparring partners, a fixed number of games against each of them, scored the same way.
 //!
 //! A league alone measures individuals only against each other, so a population can drift

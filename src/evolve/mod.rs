@@ -1,5 +1,5 @@
-//! Neuroevolution of board evaluators (seed 004 §2.3–§2.4): a population of MLP chromosomes,
-//! league fitness, selection, mutation, a benchmark gate, and checkpoints after every
+//! Neuroevolution of board evaluators (the Othello ENN paper §2.3–§2.4): a population of MLP
+//! chromosomes, league fitness, selection, mutation, a benchmark gate, and checkpoints after every
 //! generation so that a run can be interrupted and resumed exactly.
 //!
 //! [`Evolution`] is a run in progress. How it starts (new, resumed or followed under MPI)

@@ -6,7 +6,7 @@ use rand_distr::StandardNormal;
 use crate::evolve::population::Individual;
 use crate::rng::GameRng;
 
-/// Seed 004 §2.4.1: X(n+1) = X(n) + r · p · (X(n) − X(n−1)).
+/// The Othello ENN paper §2.4.1: X(n+1) = X(n) + r · p · (X(n) − X(n−1)).
 ///
 /// Interpretations (the paper leaves them open):
 /// - r ("randomDouble") is drawn uniformly from [0, 1) for every gene separately;

@@ -1,4 +1,4 @@
-//! Seed 002's experiment: every non-empty combination of the Kalah heuristics H1–H6 (63
+//! Gifford et al.'s (2008) experiment: every non-empty combination of the Kalah heuristics H1–H6 (63
 //! players, equal weights) at one look-ahead against `random`, half the games first and
 //! half second, ranked by win %.
 
@@ -18,7 +18,7 @@ use crate::rng::derive_seed;
 pub struct GiffordConfig {
     /// Look-ahead (search depth) of every heuristic player.
     pub depth: u32,
-    /// Games going first and, again, going second for each player (seed 002: 100).
+    /// Games going first and, again, going second for each player (Gifford et al.: 100).
     pub games_per_seat: usize,
     /// Seed of the openings and of the players' random choices (each combination of
     /// heuristics derives its own).
@@ -115,7 +115,7 @@ fn csv_row(rank: usize, row: &GiffordRow, depth: u32) -> (RankRow, SummaryColumn
     (head, SummaryColumns(&row.summary))
 }
 
-/// The ranked `rows` as CSV, with every statistic of seed 002.
+/// The ranked `rows` as CSV, with every statistic of Gifford et al.
 pub fn ranking_csv(rows: &[GiffordRow], depth: u32) -> String {
     let unplayed = GiffordRow {
         mask: 0,

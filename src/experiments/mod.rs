@@ -1,8 +1,8 @@
 //! Experiments run whole. Plans of the user's (`plan`, `runner`, `results`): variants of a
 //! run's settings over seeds, every champion measured, and summaries a reader can quote.
-//! And the seed studies: seed 000's question whether a network as forward pruning speeds
-//! up minimax (`prune`), and seed 002's ranking of every combination of Kalah's
-//! heuristics (`gifford`). The commands print what these return.
+//! And the source papers' studies: the Congkak report's question whether a network as
+//! forward pruning speeds up minimax (`prune`), and Gifford et al.'s (2008) ranking of every
+//! combination of Kalah's heuristics (`gifford`). The commands print what these return.
 
 pub mod figures;
 pub mod generations;

@@ -1,6 +1,6 @@
-//! Seed 000's research question, "can MM be sped up if using NN as a forward-pruning
+//! The Congkak report's research question, "can MM be sped up if using NN as a forward-pruning
 //! method?". Over fixed positions it measures nodes and time per move of minimax on the
-//! store difference (seed 000's MM) and of the same search keeping only the WIDTH moves a
+//! store difference (the Congkak report's MM) and of the same search keeping only the WIDTH moves a
 //! network ranks best at each node (NMM); then it plays each NMM against MM at equal depth
 //! for the strength cost. "Optimal" is the share of positions where the pruned search's
 //! move is worth as much, to the full-width search, as the best move.

@@ -1,11 +1,12 @@
-//! Nguyen-Widrow initialisation, exactly as seed 004 §2.4.2 states it.
+//! Nguyen-Widrow initialisation, exactly as §2.4.2 of the Othello ENN paper states it.
 
 use rand::RngExt;
 
 use crate::nn::Topology;
 use crate::rng::GameRng;
 
-/// A random chromosome for `topology`, following seed 004 §2.4.2 for every hidden layer:
+/// A random chromosome for `topology`, following the Othello ENN paper §2.4.2 for every hidden
+/// layer:
 ///
 /// 1. β = 0.7 · p^(1/n), n = units feeding the layer, p = units in it;
 /// 2. every weight uniform in [−0.2, 0.2];

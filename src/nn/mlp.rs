@@ -1,6 +1,6 @@
 //! The network: layer sizes, the chromosome layout, and the forward pass.
 //!
-//! Chromosome layout (seed 004 Fig. 3: weights v, then weights w, then thresholds), for
+//! Chromosome layout (the Othello ENN paper's Fig. 3: weights v, then weights w, then thresholds), for
 //! layer sizes `n₀-n₁-…-n_L`: first every weight matrix in layer order, each stored unit by
 //! unit (the `n_{k}` incoming weights of unit 0 of layer k+1, then unit 1, …), then every
 //! threshold in layer order. For 64-42-1 that is v (42 × 64), w (1 × 42), then 42 hidden

@@ -1,5 +1,5 @@
-//! The network families a board evaluator can be: multi-layer perceptrons (seed 004 §2.2
-//! and Fig. 3) and n-tuple networks. Every family keeps its weights in one flat chromosome,
+//! The network families a board evaluator can be: multi-layer perceptrons (the Othello
+//! ENN paper §2.2 and Fig. 3) and n-tuple networks. Every family keeps its weights in one flat chromosome,
 //! so that learners treat a network as a vector of genes.
 
 mod backprop;

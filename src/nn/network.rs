@@ -12,7 +12,7 @@ use crate::nn::{Mlp, Topology};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Architecture {
-    /// A multi-layer perceptron over the game's dense input (seed 004's 64-42-1).
+    /// A multi-layer perceptron over the game's dense input (the Othello ENN paper's 64-42-1).
     Mlp(Topology),
     /// An n-tuple network over the game's cells, shared across the board's symmetries.
     NTuple(TupleSpec),

@@ -39,8 +39,8 @@ pub struct SearchResult<M> {
 }
 
 /// Forward pruning: at every node only the `width` moves that `ranker` rates best (by the
-/// position each leads to, for the mover) are searched. Seed 000's NMM agent: a network
-/// ranks, minimax searches what it keeps.
+/// position each leads to, for the mover) are searched. The Congkak report's NMM agent:
+/// a network ranks, minimax searches what it keeps.
 pub struct Pruning<'r, G> {
     pub ranker: &'r dyn Evaluator<G>,
     pub width: usize,

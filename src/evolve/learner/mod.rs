@@ -49,8 +49,8 @@ pub trait Learner: Sync {
     /// The preset's name, as `--preset` takes it.
     fn name(&self) -> &'static str;
 
-    /// The learner's own parameters over `base`, seed 004's sizes that every preset
-    /// shares ([`EvolveConfig::new`]).
+    /// The learner's own parameters over `base`, the Othello ENN paper's sizes that
+    /// every preset shares ([`EvolveConfig::new`]).
     fn settings(&self, base: EvolveConfig) -> EvolveConfig {
         base
     }

@@ -1,4 +1,4 @@
-//! Seed 004 as written: league fitness, elitism, roulette-wheel selection, and the
+//! The Othello ENN paper as written: league fitness, elitism, roulette-wheel selection, and the
 //! momentum-like mutation X(n+1) = X(n) + r·p·(X(n) − X(n−1)) applied with probability p.
 
 use rand::RngExt;

@@ -1,5 +1,5 @@
-//! Congklak (seed 001 §I): 7 holes of 7 seeds per side and a store each. Sowing
-//! runs counter-clockwise through the mover's own store, skipping the opponent's. Relay
+//! Congklak (the Congklak minimax report §I): 7 holes of 7 seeds per side and a store each.
+//! Sowing runs counter-clockwise through the mover's own store, skipping the opponent's. Relay
 //! sowing: when the last seed falls in an occupied hole (on either side), that hole is
 //! lifted and sowing goes on. The last seed in the mover's store earns another turn; in an
 //! empty hole of the mover's, it "shoots": that seed and the facing hole's seeds go to the

@@ -1,4 +1,4 @@
-//! Kalah(m, n) (seed 002): sow counter-clockwise through your own store, skipping
+//! Kalah(m, n) (Gifford et al. 2008): sow counter-clockwise through your own store, skipping
 //! the opponent's; the last seed in your store gives another turn; the last seed in an empty
 //! pit of your own captures it together with the opposite pit (when that pit holds seeds —
 //! or always, in the empty-capture variant of Irving, Donkers & Uiterwijk 2000); a sowing of

@@ -1,4 +1,4 @@
-//! Oware / Ayo, Abapa rules (seed 003 §3.2): 6 pits of 4 seeds, no stores in the
+//! Oware / Ayo, Abapa rules (the Ayo thesis §3.2): 6 pits of 4 seeds, no stores in the
 //! sowing and no extra turns; a sowing of 12+ skips its own pit; the last seed in an opponent
 //! pit that then holds 2 or 3 captures it and the preceding opponent pits while they hold 2
 //! or 3; a move that would capture every opponent seed (a grand slam) is played but captures

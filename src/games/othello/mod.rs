@@ -1,4 +1,4 @@
-//! Othello (Reversi) on bitboards, the core game of seed 004.
+//! Othello (Reversi) on bitboards, the core game of the Othello ENN paper.
 //!
 //! Rules: 8×8, black moves first from d5/e4 black and d4/e5 white. A move must
 //! flip at least one line of opponent discs; a side without a legal move passes; the game

@@ -1,4 +1,4 @@
-//! Congkak (seed 000 §2.3.2): Congklak's relay sowing played over rounds.
+//! Congkak (the Congkak report §2.3.2): Congklak's relay sowing played over rounds.
 //!
 //! - A round ends as soon as either row is empty after a turn; the seeds left on the board
 //!   go to the owner of their row. The player with fewer seeds in store lost the round and
@@ -8,9 +8,9 @@
 //!   store; holes they cannot fill are burnt: never sown into, never played. A player who
 //!   collects enough seeds reclaims burnt holes (left to right) at a later refill.
 //! - The match ends when a player cannot fill a single hole, or after the round cap
-//!   (default 10, as in seed 000's tests); the larger store wins.
-//! - Round 1 opens simultaneously (seed 000 §2.3.2; its §5.1.7 reports that taking the
-//!   choices in turn let the second player see the first's). Both players choose a hole
+//!   (default 10, as in the Congkak report's tests); the larger store wins.
+//! - Round 1 opens simultaneously (the Congkak report §2.3.2; its §5.1.7 reports that taking
+//!   the choices in turn let the second player see the first's). Both players choose a hole
 //!   unseen, as one joint move; then both hands sow in lockstep, one seed each per step. A
 //!   hand whose last seed falls in an occupied hole lifts it and sows on (relay); in its own
 //!   store, its player picks again at once (the other hand waits; if both do so in the same
@@ -38,7 +38,7 @@ use opening::Opening;
 /// Holes per side and seeds per hole.
 pub const HOLES: usize = 7;
 pub const SEEDS_PER_HOLE: u8 = 7;
-/// Seed 000 capped its test matches at 10 rounds.
+/// The Congkak report capped its test matches at 10 rounds.
 pub const DEFAULT_ROUND_CAP: u8 = 10;
 
 /// A Congkak move.
