@@ -23,6 +23,16 @@ fn othello_sampler(positions: usize, seed: u64) -> Sampler {
     }
 }
 
+/// The one cache file in `dir`.
+fn cache_file(dir: &std::path::Path) -> PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+}
+
 /// The sample `sampler` draws from Othello's start, valued through the cache in `dir`.
 fn cached_sample(
     sampler: &Sampler,
@@ -199,12 +209,7 @@ fn the_cache_returns_what_was_solved_and_refuses_other_or_broken_files() {
     let (cached, source) = solve_it(&dir);
     assert_eq!((cached, source), (solved.clone(), Source::Cache));
 
-    let file = std::fs::read_dir(&dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let file = cache_file(&dir);
     let key = sampler.describe("othello from …", "…");
     let drawn = sampler
         .draw(&start, &RandomAgent, |g| {
@@ -251,12 +256,7 @@ fn a_cache_that_is_not_exactly_its_sample_is_solved_again() {
     let sampler = othello_sampler(5, 8);
     let solve_it = |dir: &std::path::Path| cached_sample(&sampler, dir);
     let (solved, _) = solve_it(&dir);
-    let file = std::fs::read_dir(&dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let file = cache_file(&dir);
     let pristine: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     type Damage = fn(&mut serde_json::Value);
