@@ -10,8 +10,10 @@ use clap::{Arg, CommandFactory, Parser, Subcommand};
 
 use crate::error::CliResult;
 use crate::launch::check_spreads;
+use crate::setting_flags::document_defaults;
 use crate::{bench, benchmark, evolve, panel, perft, play, plot, ratings, show, tournament};
 use evoboard::eval::NamedEvaluators;
+use evoboard::evolve::config::{EvolveConfig, Preset};
 use evoboard::games::Perft;
 
 /// Runs `evoboard`'s commands for one game, over the process's arguments:
@@ -45,7 +47,11 @@ pub fn run_game<G: NamedEvaluators + Perft>(start: G) -> ExitCode {
         .about(format!(
             "{name}: evolve neural evaluators, benchmark, play and plot (evoboard's commands for one game)"
         ))
-        .mut_subcommands(|command| command.arg(refused_game(name)));
+        .mut_subcommands(|command| command.arg(refused_game(name)))
+        .mut_subcommand("evolve", |evolve| {
+            let defaults = Preset::ALL.map(|preset| (name, EvolveConfig::for_game(preset, &start)));
+            document_defaults(evolve, &defaults)
+        });
     crate::launch::main(command, |cli: GameCli| run(start, cli))
 }
 

@@ -9,15 +9,33 @@ use clap::{CommandFactory, Parser, Subcommand};
 use crate::common::{GameName, game_parser, with_game};
 use crate::error::CliResult;
 use crate::launch::check_spreads;
+use crate::setting_flags::document_defaults;
 use crate::{
     accuracy, bench, benchmark, distill, evolve, experiment, gifford, gtp, nboard, panel, perft,
     play, plot, prune, ratings, show, solve, tournament,
 };
+use evoboard::evolve::config::{EvolveConfig, Preset};
 
 /// Runs the `evoboard` binary over the process's arguments; the exit status is the
 /// command's (bad input 2, failure 1, Ctrl-C 130).
 pub fn run_evoboard() -> ExitCode {
-    crate::launch::main(Cli::command(), run)
+    let command = Cli::command().mut_subcommand("evolve", |evolve| {
+        document_defaults(evolve, &every_games_defaults())
+    });
+    crate::launch::main(command, run)
+}
+
+/// The defaults of every preset for every built-in game, for `evolve --help`.
+fn every_games_defaults() -> Vec<(&'static str, EvolveConfig)> {
+    GameName::ALL
+        .into_iter()
+        .flat_map(|game| {
+            Preset::ALL.map(|preset| {
+                let config = with_game!(game, |start| EvolveConfig::for_game(preset, &start));
+                (game.as_str(), config)
+            })
+        })
+        .collect()
 }
 
 /// evoboard: evolve neural board evaluators and benchmark them against heuristic search.

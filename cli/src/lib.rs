@@ -30,6 +30,7 @@ mod prune;
 mod ratings;
 #[cfg(feature = "serve")]
 mod serve;
+mod setting_flags;
 mod show;
 mod solve;
 mod stop;

@@ -361,7 +361,7 @@ fn a_run_that_cannot_start_leaves_no_directory_behind() {
     let out = dir.to_str().unwrap();
     // A depth beyond 12 is refused: every game of the run would search that deep.
     let refused = evoboard(&["evolve", "--game", "kalah", "--depth", "13", "--out", out]);
-    assert!(error_line(&refused).contains("depth must be 1 to 12"));
+    assert!(error_line(&refused).contains("--depth takes a whole number from 1 to 12, not 13"));
     assert!(!dir.exists(), "the run directory is removed again");
 }
 

@@ -94,7 +94,7 @@ fn the_smoke_plan_runs_end_to_end() {
     assert_eq!(
         common::error_line(&again),
         format!(
-            "error: {} holds an experiment already: add --resume to finish it",
+            "error: {} holds an experiment already: resume it to finish it",
             out.display()
         )
     );
@@ -373,7 +373,7 @@ fn plans_are_refused_with_the_key_at_fault() {
         (
             "td-games",
             smoke.replace("td_games = 300", "td_games = 4294967295"),
-            "--td-games 4294967295 is over the limit of 10000000",
+            "td_games takes a whole number from 0 to 10000000, not 4294967295",
         ),
         (
             "depth",

@@ -182,7 +182,9 @@ fn a_runs_kept_generations_are_rated_against_anchors() {
     std::fs::remove_dir_all(run.join("snapshots")).unwrap();
     assert_eq!(
         common::bad_input(&["ratings", "--run", run_text]),
-        format!("error: {run_text} kept no networks: run evolve with --snapshots K")
+        format!(
+            "error: {run_text} kept no networks: evolve runs keep them with the setting snapshots = K"
+        )
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

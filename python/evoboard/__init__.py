@@ -32,6 +32,7 @@ from ._evoboard import (
     panel,
     perft,
     search_agent,
+    settings,
     solve,
     tournament,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "perft",
     "read_stats",
     "search_agent",
+    "settings",
     "solve",
     "tournament",
 ]
@@ -89,10 +91,12 @@ def evolve(
 
     A new run takes `game`, `preset` (td, ctdl, cmaes, cocmaes, modern, paper; default td),
     `generations` and any setting of `evoboard evolve` by keyword, named like its flags
-    with `_` for `-` (`population=8`, `bench_games=20`, `td_games=2000`,
-    `network="ntuple:pairs"`, `sparring=["heuristic:1@0.1"]`, `no_league=True`, and
-    `lambda_` for `--lambda`). `resume=True` continues the run in `out` from its last
-    checkpoint (`generations` may raise its budget; other settings are the run's own).
+    with `_` for `-` or as in run.json (`population=8`, `bench_games=20`,
+    `td_games=2000`, `network="ntuple:pairs"`, `sparring=["heuristic:1@0.1"]`,
+    `no_league=True`, `td_depth=2`, and `lambda_` for `--lambda`); the settings are listed
+    below and by `settings()`, with the same bounds as the command line's and plans'.
+    `resume=True` continues the run in `out` from its last checkpoint (`generations`,
+    `keep_checkpoints` and `snapshots` may change; other settings are the run's own).
 
     `on_generation(row)` is called after each generation with a dict named like the
     columns of stats.csv (generation, fitness_max/mean/min, bench_games, bench_wins,
@@ -120,3 +124,14 @@ def evolve(
     )
     report["stats"] = read_stats(report["run"])
     return report
+
+
+def _settings_table() -> str:
+    """The settings `evolve` takes, one line each, from the library's schema."""
+    lines = ["", "    Settings (keyword: what it takes; what it does):", ""]
+    for setting in settings():
+        lines.append(f"    {setting['keyword']}: {setting['accepts']}; {setting['doc']}.")
+    return "\n".join(lines) + "\n"
+
+
+evolve.__doc__ = (evolve.__doc__ or "") + _settings_table()

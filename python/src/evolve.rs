@@ -10,8 +10,9 @@ use pyo3::types::{PyDict, PyModule};
 use serde_json::{Value, json};
 
 use evoboard::evolve::checkpoint::{EvolutionState, RunDir};
-use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, Preset};
-use evoboard::evolve::settings::set_named;
+use evoboard::evolve::config::EvolveConfig;
+use evoboard::evolve::schema::{self, ConfigError};
+use evoboard::evolve::settings::{self as resolving};
 use evoboard::evolve::{Evolution, EvolveError, Observer};
 use evoboard::interrupt;
 
@@ -21,60 +22,63 @@ use crate::position::Member;
 use crate::state::{PyGame, game_name};
 use crate::with_position;
 
-/// The settings `evolve` takes by keyword, named like the command line's flags (with `_`
-/// for `-`), and the `run.json` field each sets when the names differ.
-const RENAMED: [(&str, &str); 4] = [
-    ("league_openings", "league_opening_plies"),
-    ("bench_openings", "bench_opening_plies"),
-    ("lambda_", "td_lambda"),
-    ("td_openings", "td_opening_plies"),
-];
-
-/// The settings of a new run: the preset's defaults for the game, the keyword settings
-/// set by name as plans set them ([`set_named`]), with the command line's names for four
-/// of them and its two switches, and what they imply as the flags imply it.
-fn new_config<G: Member>(
+/// The keyword settings of a call, as JSON values under the keys the caller wrote (a
+/// `run.json` name, or `evolve`'s flag with `_` for `-`: [`schema::find`]), with
+/// `generations` when given.
+fn given_settings(
     py: Python<'_>,
-    start: &G,
-    preset: Preset,
     generations: Option<u32>,
     settings: Option<&Bound<'_, PyDict>>,
-) -> PyResult<EvolveConfig> {
+) -> PyResult<Vec<(String, Value)>> {
     let dumps = PyModule::import(py, "json")?.getattr("dumps")?;
-    let mut named: Vec<(String, Value)> = Vec::new();
+    let mut given: Vec<(String, Value)> = Vec::new();
     for (key, value) in settings.into_iter().flat_map(|settings| settings.iter()) {
         let key: String = key.extract()?;
         let text: String = dumps.call1((&value,))?.extract()?;
-        let value: Value = serde_json::from_str(&text).map_err(bad_input)?;
-        let field = RENAMED
-            .iter()
-            .find(|(flag, _)| *flag == key)
-            .map_or(key.as_str(), |(_, field)| field);
-        match field {
-            "no_league" => named.push(("league".into(), json!(!value.as_bool().unwrap_or(false)))),
-            "unbounded_steps" if value.as_bool() == Some(true) => {
-                named.push(("sigma_bound".into(), Value::Null));
-            }
-            "unbounded_steps" => {}
-            "preset" | "generations" | "game" => {
-                return Err(bad(format!(
-                    "{key} is a parameter of evolve, not a setting"
-                )));
-            }
-            field => named.push((field.to_string(), value)),
-        }
+        given.push((key, serde_json::from_str(&text).map_err(bad_input)?));
     }
     if let Some(generations) = generations {
-        named.push(("generations".into(), json!(generations)));
+        given.push(("generations".into(), json!(generations)));
     }
-    let defaults = EvolveConfig::for_game(preset, start);
-    let mut config = set_named(
-        &defaults,
-        named.iter().map(|(k, v)| (k.as_str(), v.clone())),
-    )
-    .map_err(bad)?;
-    config.imply(|name| named.iter().any(|(given, _)| given == name));
-    Ok(config)
+    Ok(given)
+}
+
+/// The settings of the run: a new run's resolved from the keyword settings over the
+/// preset's defaults for the game ([`resolving::resolve`], as the command line and plans
+/// resolve theirs); a resumed run's own, with the changes a resume may make.
+fn run_config<G: Member>(
+    start: &G,
+    out: &Path,
+    preset: Option<&str>,
+    given: &mut Vec<(String, Value)>,
+    resume: bool,
+) -> PyResult<EvolveConfig> {
+    if resume {
+        if preset.is_some() {
+            return Err(bad(
+                "with resume the run keeps its own preset (see its run.json)",
+            ));
+        }
+        let stored = RunDir {
+            dir: out.to_path_buf(),
+        }
+        .read_info()
+        .map_err(Sorted::into_py)?
+        .config;
+        return resolving::resumed(&stored, given).map_err(|error| config_error(&error));
+    }
+    if let Some(preset) = preset {
+        given.insert(0, ("preset".into(), json!(preset)));
+    }
+    resolving::resolve(start, given).map_err(in_python_terms)
+}
+
+/// A settings error as a `ValueError`, each setting named by its keyword (`td_games=`).
+fn config_error(error: &ConfigError) -> PyErr {
+    bad(format!(
+        "invalid evolution setting: {}",
+        error.spelled(schema::as_keyword)
+    ))
 }
 
 /// Reports each generation to Python and asks the run to stop when the callback raises or
@@ -133,6 +137,7 @@ impl Observer for PyObserver {
 /// name the command line's flags (`--resume`, `--out`) name the keyword arguments instead.
 fn in_python_terms(error: EvolveError) -> PyErr {
     let worded = match &error {
+        EvolveError::Config(error) => return config_error(error),
         EvolveError::RunExists(dir) => format!(
             "{dir} already holds a run: continue it with resume=True, or choose another out"
         ),
@@ -150,19 +155,20 @@ fn in_python_terms(error: EvolveError) -> PyErr {
     bad(worded)
 }
 
-/// Creates (or with `resume`, continues) the run in `out` and plays it to its end.
+/// Creates (or with `resume`, continues) the run of `config` in `out` and plays it to its
+/// end.
 fn run<G: Member>(
     py: Python<'_>,
     start: &G,
     out: &Path,
-    config: Option<EvolveConfig>,
-    generations: Option<u32>,
+    config: EvolveConfig,
+    resume: Option<Option<u32>>,
     observer: &PyObserver,
 ) -> PyResult<Value> {
     let mut evolution = py
-        .detach(|| match config {
-            Some(config) => Evolution::create(start.clone(), config, out),
-            None => Evolution::resume(start.clone(), out, generations),
+        .detach(|| match resume {
+            None => Evolution::create(start.clone(), config, out),
+            Some(generations) => resume_run(start.clone(), out, config, generations),
         })
         .map_err(in_python_terms)?;
     // A request left over from an earlier run would stop this one before it starts.
@@ -191,6 +197,22 @@ fn run<G: Member>(
         "generation": state.generation,
         "gate_reached": state.gate_reached,
     }))
+}
+
+/// Continues the run in `out` with `config`, its own settings with the changes a resume
+/// may make ([`resolving::resumed`]): the budget and the files kept.
+fn resume_run<G: Member>(
+    start: G,
+    out: &Path,
+    config: EvolveConfig,
+    generations: Option<u32>,
+) -> Result<Evolution<G>, EvolveError> {
+    let mut evolution = Evolution::resume(start, out, generations)?;
+    let stored = &evolution.state().config;
+    if (stored.keep_checkpoints, stored.snapshots) != (config.keep_checkpoints, config.snapshots) {
+        evolution.set_keeping(config.keep_checkpoints, config.snapshots)?;
+    }
+    Ok(evolution)
 }
 
 /// Runs (or resumes) an evolution; see `evoboard.evolve` for the documentation.
@@ -227,35 +249,55 @@ pub fn evolve<'py>(
             ));
         }
     };
-    let preset = match preset {
-        Some(text) => Some(text.parse::<Preset>().map_err(bad)?),
-        None => None,
-    };
-    if resume && (preset.is_some() || settings.is_some_and(|s| !s.is_empty())) {
-        return Err(bad(
-            "with resume the run keeps its own settings (see its run.json); only generations may differ",
-        ));
-    }
+    let mut given = given_settings(py, generations, settings)?;
     let observer = PyObserver {
         callback: on_generation,
         raised: Mutex::new(None),
     };
     let report = with_position!(&game.start, |start| {
-        let config = match resume {
-            false => Some(new_config(
-                py,
-                start,
-                preset.unwrap_or(DEFAULT_PRESET),
-                generations,
-                settings,
-            )?),
-            true => None,
-        };
-        run(py, start, &out, config, generations, &observer)?
+        let config = run_config(start, &out, preset, &mut given, resume)?;
+        run(
+            py,
+            start,
+            &out,
+            config,
+            resume.then_some(generations),
+            &observer,
+        )?
     });
     if let Some(dir) = plots {
         py.detach(|| evoboard::report::plot::plot_run(&out, &dir))
             .map_err(Sorted::into_py)?;
     }
     to_python(py, &report)
+}
+
+/// The schema of `evolve`'s settings (see `evoboard.settings`): one dict a setting.
+#[pyfunction]
+pub fn settings(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let rows: Vec<Value> = schema::SETTINGS
+        .iter()
+        .map(|setting| {
+            let (min, max) = match setting.kind {
+                schema::Kind::Whole { min, max } | schema::Kind::Wholes { min, max, .. } => {
+                    (json!(min), json!(max))
+                }
+                schema::Kind::Real { min, max, .. } => (json!(min), json!(max)),
+                _ => (Value::Null, Value::Null),
+            };
+            json!({
+                "name": setting.name,
+                "keyword": setting.keyword(),
+                "flag": schema::as_flag(setting),
+                "kind": format!("{:?}", setting.kind).split([' ', '{']).next().unwrap_or(""),
+                "min": min,
+                "max": max,
+                "accepts": setting.accepts(),
+                "optional": setting.optional,
+                "resumable": setting.resumable,
+                "doc": setting.doc,
+            })
+        })
+        .collect();
+    to_python(py, &Value::Array(rows))
 }

@@ -30,6 +30,7 @@ fn _evoboard(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(commands::perft, module)?)?;
     module.add_function(wrap_pyfunction!(commands::solve, module)?)?;
     module.add_function(wrap_pyfunction!(evolve::evolve, module)?)?;
+    module.add_function(wrap_pyfunction!(evolve::settings, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

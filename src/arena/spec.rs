@@ -421,7 +421,7 @@ impl AgentSpec {
 fn command_words(text: &str) -> Result<Vec<String>, String> {
     if text.contains(',') {
         return Err(
-            "the command may not contain ',' (commas separate the agents of --agents)".into(),
+            "the command may not contain ',' (commas separate the agents of a list)".into(),
         );
     }
     let mut words = Vec::new();

@@ -8,6 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::eval::neural::NeuralInput;
 use crate::evolve::learner::{GameDefaults, Learner, learner};
+pub use crate::evolve::schema::{
+    ConfigError, MAX_POPULATION, MAX_SPARRING_GAMES, MAX_TD_BATCH, MAX_TD_GAMES, MAX_TD_PLAY_DEPTH,
+    MAX_TEACHER_DEPTH,
+};
+use crate::evolve::schema::{SETTINGS, mark};
 
 /// The learners on offer, each described in its file under `evolve/learner/`. Stored in
 /// `run.json` and checkpoints by name.
@@ -118,9 +123,6 @@ pub const EXACT_TEACHER: &str = "exact:";
 
 /// The prefix of a `--teacher` that names the learner's own search rather than a file.
 pub const SEARCH_TEACHER: &str = "search:";
-
-/// Deepest search a learner may be taught by: each learning position costs one search.
-pub const MAX_TEACHER_DEPTH: u32 = 8;
 
 /// Every setting of a run. Stored in `run.json` and in each checkpoint, so a resumed run
 /// continues with exactly the settings it started with.
@@ -273,10 +275,6 @@ pub struct EvolveConfig {
     pub selection_games: usize,
 }
 
-/// The largest population a run may have: a league of 10,000 already plays ~10⁸ games a
-/// generation.
-pub const MAX_POPULATION: usize = 10_000;
-
 /// The most memory a run may take at its peak (see [`EvolveConfig::memory_bound`]): checked
 /// before anything is allocated.
 pub const MAX_RUN_BYTES: usize = 4 << 30;
@@ -319,23 +317,6 @@ fn default_td_batch() -> usize {
 
 /// TD games played at once against the same weights unless a run says otherwise.
 pub const DEFAULT_TD_BATCH: usize = 16;
-/// The deepest search a learner may choose its TD moves by: every move of every learning
-/// game costs one.
-pub const MAX_TD_PLAY_DEPTH: u32 = 4;
-/// Most TD learning games per individual and generation: far beyond any preset's, and a
-/// bound on what a generation keeps per game.
-pub const MAX_TD_GAMES: usize = 10_000_000;
-
-/// Most fitness games per individual against each sparring partner and generation.
-pub const MAX_SPARRING_GAMES: usize = 100_000;
-
-/// The largest `td_batch`: beyond it the weights a game sees are stale for no more speed.
-pub const MAX_TD_BATCH: usize = 4096;
-
-/// A setting that makes no sense.
-#[derive(Debug, thiserror::Error)]
-#[error("invalid evolution setting: {0}")]
-pub struct ConfigError(pub String);
 
 impl EvolveConfig {
     /// The defaults of `preset`: the Othello ENN paper's sizes (20 individuals, 64-42-1,
@@ -426,7 +407,8 @@ impl EvolveConfig {
                 return match size.parse() {
                     Ok(size) if (low..=high).contains(&size) => Ok(Some(spec(size))),
                     _ => Err(ConfigError(format!(
-                        "--teacher {prefix}{unit} takes a whole number from {low} to {high}, not '{}'",
+                        "{} {prefix}{unit} takes a whole number from {low} to {high}, not '{}'",
+                        mark("teacher"),
                         size.escape_debug()
                     ))),
                 };
@@ -561,175 +543,116 @@ impl EvolveConfig {
         let bytes = self.memory_bound(genes, network_bytes, teacher_bytes, threads);
         if bytes > MAX_RUN_BYTES {
             return Err(ConfigError(format!(
-                "{} individuals of {genes} weights would take up to {} MB, over the limit of {} MB: use a smaller --population{}, network or --bench-games",
+                "{} individuals of {genes} weights would take up to {} MB, over the limit of {} MB: use a smaller {}, network, {} or {}{}",
                 self.population,
                 bytes >> 20,
                 MAX_RUN_BYTES >> 20,
+                mark("population"),
+                mark("bench_games"),
+                mark("td_games"),
                 if self.evolves() && self.league_sample.is_none() {
-                    " (or --league-sample K)"
+                    format!(" (or a {})", mark("league_sample"))
                 } else {
-                    ""
+                    String::new()
                 }
             )));
         }
         Ok(())
     }
 
-    /// Checks the settings against each other.
+    /// Checks every setting against its bounds ([`SETTINGS`]), then the settings against
+    /// each other. Errors name settings by [`mark`].
     pub fn validate(&self) -> Result<(), ConfigError> {
+        let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(self) else {
+            unreachable!("a configuration serialises to an object")
+        };
+        for setting in SETTINGS {
+            setting.check(fields.get(setting.name).unwrap_or(&serde_json::Value::Null))?;
+        }
         let fail = |m: String| Err(ConfigError(m));
+        let teacher_file = matches!(self.teacher_spec()?, Some(TeacherSpec::File(_)));
+        let needs = |what: &str, needed: &str| fail(format!("{} needs {}", mark(what), needed));
         if self.evolves() && self.population < 2 {
-            return fail("an evolving population needs at least 2 individuals".into());
-        }
-        if self.population == 0 {
-            return fail("the population needs at least 1 individual".into());
-        }
-        if self.preset.learner().learns() && self.td_games == 0 {
             return fail(format!(
-                "the {} preset learns from TD games: --td-games must be at least 1",
-                self.preset
-            ));
-        }
-        if self.td_games > MAX_TD_GAMES {
-            return fail(format!(
-                "--td-games {} is over the limit of {MAX_TD_GAMES}",
-                self.td_games
-            ));
-        }
-        if self.sparring_games > MAX_SPARRING_GAMES {
-            return fail(format!(
-                "--sparring-games {} is over the limit of {MAX_SPARRING_GAMES}",
-                self.sparring_games
-            ));
-        }
-        if self.population > MAX_POPULATION {
-            return fail(format!(
-                "--population {} is over the limit of {MAX_POPULATION}",
+                "an evolving population needs at least 2 individuals, not {} {}",
+                mark("population"),
                 self.population
             ));
         }
-        let positive = |rate: f32| rate > 0.0 && rate.is_finite();
-        if !positive(self.learning_rate) || !self.learning_rate_end.is_none_or(positive) {
-            return fail("learning rates must be positive".into());
-        }
-        if !(0.0..=1.0).contains(&self.exploration)
-            || !(0.0..=1.0).contains(&self.sparring_share)
-            || !(0.0..=1.0).contains(&self.td_lambda)
-            || !(0.0..=1.0).contains(&self.play_epsilon)
-        {
-            return fail(
-                "--exploration, --sparring-share, --lambda and --play-epsilon must lie in [0, 1]"
-                    .into(),
-            );
-        }
-        if !(1..=MAX_TD_BATCH).contains(&self.td_batch) {
+        if self.preset.learner().learns() && self.td_games == 0 {
             return fail(format!(
-                "--td-batch {} must lie in 1..={MAX_TD_BATCH}",
-                self.td_batch
+                "the {} preset learns from TD games: {} must be at least 1",
+                self.preset,
+                mark("td_games")
             ));
         }
         if self.sparring_share > 0.0 && self.sparring.is_empty() {
-            return fail("--sparring-share needs --sparring partners".into());
+            return needs("sparring_share", &format!("{} partners", mark("sparring")));
         }
         if self.sparring_games > 0 && self.sparring.is_empty() {
-            return fail("--sparring-games needs --sparring partners".into());
+            return needs("sparring_games", &format!("{} partners", mark("sparring")));
         }
         if self.common_random_moves && self.sparring_games == 0 {
-            return fail(
-                "--common-random-moves needs fitness games against sparring partners (--sparring-games)"
-                    .into(),
+            return needs(
+                "common_random_moves",
+                &format!(
+                    "fitness games against sparring partners ({})",
+                    mark("sparring_games")
+                ),
             );
         }
+        let learning_games = format!("TD learning games ({})", mark("td_games"));
         if self.teacher.is_some() && self.td_games == 0 {
-            return fail("--teacher needs TD learning games (--td-games)".into());
-        }
-        if !(1..=MAX_TD_PLAY_DEPTH).contains(&self.td_play_depth) {
-            return fail(format!(
-                "--td-depth {} must lie in 1..={MAX_TD_PLAY_DEPTH}",
-                self.td_play_depth
-            ));
+            return needs("teacher", &learning_games);
         }
         if self.learn_symmetries && self.td_games == 0 {
-            return fail("--learn-symmetries needs TD learning games (--td-games)".into());
+            return needs("learn_symmetries", &learning_games);
         }
-        let teacher = self.teacher_spec()?;
-        if self.teacher_depth > 0 && !matches!(teacher, Some(TeacherSpec::File(_))) {
-            return fail("--teacher-depth needs a --teacher champion file to search with".into());
+        if self.teacher_depth > 0 && !teacher_file {
+            return needs(
+                "teacher_depth",
+                &format!("a {} champion file to search with", mark("teacher")),
+            );
         }
-        if self.teacher_ranking != 0.0 {
-            if !matches!(teacher, Some(TeacherSpec::File(_))) {
-                return fail(
-                    "--teacher-ranking needs a --teacher champion file to rank with".into(),
-                );
-            }
-            if !(self.teacher_ranking > 0.0 && self.teacher_ranking <= 1.0) {
-                return fail(format!(
-                    "--teacher-ranking {} must lie in (0, 1]",
-                    self.teacher_ranking
-                ));
-            }
-        }
-        if self.teacher_depth > MAX_TEACHER_DEPTH {
-            return fail(format!(
-                "--teacher-depth {} must lie in 0..={MAX_TEACHER_DEPTH}",
-                self.teacher_depth
-            ));
+        if self.teacher_ranking != 0.0 && !teacher_file {
+            return needs(
+                "teacher_ranking",
+                &format!("a {} champion file to rank with", mark("teacher")),
+            );
         }
         let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
         if self.evolves() && !self.league && !partners_play {
-            return fail(
-                "without the league (--no-league) fitness needs --sparring partners and --sparring-games"
-                    .into(),
-            );
-        }
-        if self.candidates == 0 {
-            return fail("--candidates must be at least 1".into());
-        }
-        if self.generations == 0 {
-            return fail("the generation budget must be at least 1".into());
-        }
-        // Deeper searches can take hours a move: every game of a run searches this deep.
-        if !(1..=crate::arena::spec::UNTIMED_DEPTH).contains(&self.depth) {
             return fail(format!(
-                "depth must be 1 to {}",
-                crate::arena::spec::UNTIMED_DEPTH
+                "without the league ({} off) fitness needs {} partners and {}, or a {}",
+                mark("league"),
+                mark("sparring"),
+                mark("sparring_games"),
+                mark("hall_of_fame")
             ));
         }
         if self.evolves() && self.elitism >= self.population {
-            return fail("elitism must be smaller than the population".into());
-        }
-        if !(0.0..=1.0).contains(&self.mutation_probability) {
-            return fail("the mutation probability must lie in [0, 1]".into());
-        }
-        if !(self.initial_sigma > 0.0 && self.initial_sigma.is_finite()) {
-            return fail("the initial mutation step must be positive".into());
-        }
-        if !(self.mean_rate > 0.0 && self.mean_rate <= 1.0) {
-            return fail(format!("--mean-rate {} must lie in (0, 1]", self.mean_rate));
-        }
-        if self.mean_rate != 1.0 && !matches!(self.preset, Preset::Cmaes | Preset::CoCmaes) {
-            return fail(
-                "--mean-rate moves a CMA-ES mean: it needs --preset cmaes or cocmaes".into(),
-            );
-        }
-        if let Some(k) = self.league_sample
-            && !(1..self.population).contains(&k)
-        {
             return fail(format!(
-                "--league-sample must be 1 to {} (population − 1)",
-                self.population - 1
+                "{} must be smaller than the {}",
+                mark("elitism"),
+                mark("population")
             ));
         }
-        if self.keep_checkpoints == Some(0) {
-            return fail(
-                "--keep-checkpoints must be at least 1 (the newest is needed to resume)".into(),
-            );
+        if self.mean_rate != 1.0 && !matches!(self.preset, Preset::Cmaes | Preset::CoCmaes) {
+            return fail(format!(
+                "{} moves a CMA-ES mean: it needs the {} cmaes or cocmaes",
+                mark("mean_rate"),
+                mark("preset")
+            ));
         }
-        if self.snapshots == Some(0) {
-            return fail("--snapshots must be at least 1 (every K-th generation)".into());
-        }
-        if !(0.0..=1.0).contains(&self.gate) {
-            return fail("the gate must lie in [0, 1]".into());
+        if let Some(k) = self.league_sample
+            && k >= self.population
+        {
+            return fail(format!(
+                "{} must be smaller than the {} ({k} ≥ {})",
+                mark("league_sample"),
+                mark("population"),
+                self.population
+            ));
         }
         Ok(())
     }

@@ -18,14 +18,14 @@ pub enum EvolveError {
     Persist(#[from] PersistError),
     #[error(transparent)]
     Openings(#[from] OpeningError),
-    #[error("{0} already holds a run: continue it with --resume, or choose another --out")]
+    #[error("{0} already holds a run: resume it, or choose another directory for the new run")]
     RunExists(String),
     #[error(
-        "{0} is not an empty directory and holds no run: --out must be a new or empty directory (or a run to --resume)"
+        "{0} is not an empty directory and holds no run: a new run needs a new or empty directory (or resume a run)"
     )]
     NotEmpty(String),
     #[error(
-        "{dir} is in use by another evoboard process (pid {holder}): wait for it to end, or choose another --out"
+        "{dir} is in use by another evoboard process (pid {holder}): wait for it to end, or choose another directory"
     )]
     Locked { dir: String, holder: String },
     #[error(transparent)]
@@ -41,7 +41,7 @@ pub enum EvolveError {
     )]
     Diverged(u32),
     #[error(
-        "generation {generation} produced unusable weights ({reason}): the run stops, its files as of generation {}; learning diverged (a smaller --learning-rate may help)",
+        "generation {generation} produced unusable weights ({reason}): the run stops, its files as of generation {}; learning diverged (a smaller learning_rate may help)",
         generation - 1
     )]
     Unusable { generation: u32, reason: String },

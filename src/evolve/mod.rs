@@ -19,6 +19,7 @@ pub mod learner;
 pub mod learning;
 pub mod mutation;
 pub mod population;
+pub mod schema;
 pub mod selection;
 pub mod settings;
 mod setup;
@@ -26,7 +27,7 @@ pub mod stats;
 
 pub use benchmark::{benchmark_specs, gating_benchmark};
 pub use error::EvolveError;
-pub use setup::architecture_for;
+pub use setup::{architecture_for, check_for_game};
 
 use std::collections::HashMap;
 

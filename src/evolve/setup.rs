@@ -17,27 +17,20 @@ use crate::rng::rng_for;
 use super::benchmark::benchmark_opponents;
 use super::checkpoint::{EvolutionState, RunDir, RunLock};
 use super::config::{ConfigError, EXACT_TEACHER, EvolveConfig, NetworkChoice, TeacherSpec};
+use super::schema::mark;
 use super::{EVOLVE_STREAM, Evolution, EvolveError, RunFiles, learner, stats};
 
 impl<G: NamedEvaluators> Evolution<G> {
     /// Starts a new run of `config` in `dir` (which must not hold a run yet).
     pub fn create(start: G, config: EvolveConfig, dir: &Path) -> Result<Self, EvolveError> {
-        config.validate()?;
         let run = RunDir {
             dir: dir.to_path_buf(),
         };
-        let architecture = architecture_for(&start, &config)?;
+        let architecture = check_for_game(&start, &config)?;
         let first = load_start(&start, &config, &architecture)?;
         let teacher = load_teacher(&start, &config)?;
         check_memory(&start, &config, &architecture, teacher.as_deref())?;
         check_benchmark_openings(&start, &config)?;
-        if config.learn_symmetries && start.symmetric_images().is_empty() {
-            return Err(ConfigError(format!(
-                "--learn-symmetries: {} has no board symmetries to learn",
-                start.name()
-            ))
-            .into());
-        }
         let sparring = sparring_partners(&start, &config)?;
         let opponents = benchmark_opponents(&start, &config)?;
         // Every setting is sound: only now is the directory touched.
@@ -107,7 +100,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         if let Some(budget) = generations {
             if budget < state.generation {
                 return Err(EvolveError::Resume(format!(
-                    "the run has already played {} generations; --generations {budget} would undo them",
+                    "the run has already played {} generations; a budget of {budget} would undo them",
                     state.generation
                 )));
             }
@@ -194,6 +187,28 @@ fn refuse_run_without_checkpoint(run: &RunDir) -> Result<(), EvolveError> {
          resumes only while it keeps its checkpoints; start a new run in another directory)",
         run.dir.display()
     )))
+}
+
+/// The checks every configuration passes for the game of `start` wherever it enters, before
+/// any file is read: its settings ([`EvolveConfig::validate`]), its network for the game,
+/// the game's symmetries if it learns them, and the memory it takes without a teacher
+/// (whose size is known only once it is loaded). Returns the network's architecture.
+pub fn check_for_game<G: NamedEvaluators>(
+    start: &G,
+    config: &EvolveConfig,
+) -> Result<Architecture, EvolveError> {
+    config.validate()?;
+    let architecture = architecture_for(start, config)?;
+    if config.learn_symmetries && start.symmetric_images().is_empty() {
+        return Err(ConfigError(format!(
+            "{}: {} has no board symmetries to learn",
+            mark("learn_symmetries"),
+            start.name()
+        ))
+        .into());
+    }
+    check_memory(start, config, &architecture, None)?;
+    Ok(architecture)
 }
 
 /// Fails before anything is allocated if a run of `config` would not fit in memory (see
@@ -304,7 +319,8 @@ fn load_start<G: NamedEvaluators>(
     let champion = Champion::load_for(Path::new(path), start)?;
     if champion.architecture != *architecture {
         return Err(ConfigError(format!(
-            "--start-from {}: its network is {}, the run's is {architecture}",
+            "{} {}: its network is {}, the run's is {architecture}",
+            mark("start_from"),
             path.escape_debug(),
             champion.architecture
         ))
@@ -323,7 +339,10 @@ fn load_teacher<G: NamedEvaluators>(
         None => return Ok(None),
         Some(TeacherSpec::Exact(seeds)) => {
             let teacher = ExactLateTeacher::for_game(start, seeds).map_err(|reason| {
-                ConfigError(format!("--teacher {EXACT_TEACHER}{seeds}: {reason}"))
+                ConfigError(format!(
+                    "{} {EXACT_TEACHER}{seeds}: {reason}",
+                    mark("teacher")
+                ))
             })?;
             return Ok(Some(teacher));
         }

@@ -59,7 +59,7 @@ pub fn rate_generations<G: NamedEvaluators>(
     let generations = kept_generations(dir);
     if generations.is_empty() {
         return Err(ExperimentError::Directory(format!(
-            "{} kept no networks: run evolve with --snapshots K",
+            "{} kept no networks: evolve runs keep them with the setting snapshots = K",
             dir.display()
         )));
     }

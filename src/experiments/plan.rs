@@ -29,8 +29,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::eval::NamedEvaluators;
-use crate::evolve::config::{EvolveConfig, Preset};
-use crate::evolve::settings::set_named;
+use crate::evolve::config::EvolveConfig;
+use crate::evolve::settings;
 
 /// The name of the round robin's measure in results.
 pub const RATING: &str = "rating (Elo)";
@@ -552,45 +552,24 @@ fn duplicate(seeds: &[u64]) -> Option<u64> {
 }
 
 /// The settings of a variant: the defaults of its preset for the game, then `base`, then
-/// `overrides` (keys as in `run.json`; `-` may stand for `_`), checked as a run checks
-/// them. The seed is left to each run.
+/// `overrides` (keys as in `run.json`, or as `evolve`'s flags), resolved and checked as
+/// every front end's are ([`settings::resolve`]). The seed is left to each run.
 fn settings<G: NamedEvaluators>(
     start: &G,
     base: &toml::Table,
     overrides: &toml::Table,
 ) -> Result<EvolveConfig, String> {
-    let preset_value = overrides.get("preset").or_else(|| base.get("preset"));
-    let preset = match preset_value {
-        None => crate::evolve::config::DEFAULT_PRESET,
-        Some(toml::Value::String(name)) => name.parse::<Preset>()?,
-        Some(_) => {
-            let names: Vec<String> = Preset::ALL.iter().map(Preset::to_string).collect();
-            return Err(format!("preset: must be a string ({})", names.join(", ")));
-        }
-    };
-    let mut named = Vec::new();
+    let mut given = Vec::new();
     for (key, value) in base.iter().chain(overrides) {
-        match key.replace('-', "_").as_str() {
-            "seed" => {
-                return Err(format!(
-                    "{key}: the seeds are the plan's `seeds`, not a setting"
-                ));
-            }
-            "preset" => {}
-            _ => named.push((
-                key.as_str(),
-                serde_json::to_value(value).map_err(|e| format!("{key}: {e}"))?,
-            )),
+        if key.replace('-', "_") == "seed" {
+            return Err(format!(
+                "{key}: the seeds are the plan's `seeds`, not a setting"
+            ));
         }
+        let value = serde_json::to_value(value).map_err(|e| format!("{key}: {e}"))?;
+        given.push((key.clone(), value));
     }
-    let mut config = set_named(&EvolveConfig::for_game(preset, start), named)?;
-    config.imply(|name| {
-        base.keys()
-            .chain(overrides.keys())
-            .any(|key| key.replace('-', "_") == name)
-    });
-    config.validate().map_err(|error| error.to_string())?;
-    Ok(config)
+    settings::resolve(start, &given).map_err(|error| error.to_string())
 }
 
 /// The file name (without extension) of the figure of `measure`: its words, lower case,

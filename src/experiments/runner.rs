@@ -138,7 +138,7 @@ pub fn open<G: NamedEvaluators>(
     if copy.exists() {
         if !resume {
             return refuse(format!(
-                "{} holds an experiment already: add --resume to finish it",
+                "{} holds an experiment already: resume it to finish it",
                 dir.display()
             ));
         }

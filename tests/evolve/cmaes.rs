@@ -61,9 +61,9 @@ fn a_mean_rate_below_one_moves_the_cma_es_mean_that_share_of_its_step() {
     assert_eq!(whole.sigma, quarter.sigma);
     assert_eq!(whole.variances, quarter.variances);
     for (rate, base, named) in [
-        (0.0, small(Preset::Cmaes), "(0, 1]"),
-        (1.5, small(Preset::Cmaes), "(0, 1]"),
-        (0.5, small_td(), "--preset cmaes"),
+        (0.0, small(Preset::Cmaes), "above 0 and at most 1"),
+        (1.5, small(Preset::Cmaes), "above 0 and at most 1"),
+        (0.5, small_td(), "preset cmaes"),
     ] {
         let config = EvolveConfig {
             mean_rate: rate,
@@ -71,7 +71,7 @@ fn a_mean_rate_below_one_moves_the_cma_es_mean_that_share_of_its_step() {
         };
         let error = config.validate().unwrap_err().to_string();
         assert!(
-            error.contains("--mean-rate") && error.contains(named),
+            error.contains("mean_rate") && error.contains(named),
             "{error}"
         );
     }

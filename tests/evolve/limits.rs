@@ -48,7 +48,7 @@ fn populations_are_capped_and_must_fit_in_memory_before_anything_is_allocated() 
         .expect("the run does not fit in memory")
         .to_string();
     assert!(
-        error.contains("MB") && error.contains("--league-sample"),
+        error.contains("MB") && error.contains("league_sample"),
         "{error}"
     );
     assert!(!dir.exists());

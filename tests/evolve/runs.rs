@@ -203,7 +203,7 @@ fn a_run_can_start_from_a_champion_of_its_own_network() {
         .unwrap()
         .to_string();
     assert!(
-        error.contains("--start-from") && error.contains("its network is mlp 64-8-1"),
+        error.contains("start_from") && error.contains("its network is mlp 64-8-1"),
         "{error}"
     );
     let kalah = Evolution::create(Kalah::game(6, 4, false), from(Preset::Modern), &other)

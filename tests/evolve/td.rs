@@ -98,7 +98,10 @@ fn the_td_batch_changes_the_run_but_never_the_threads() {
         .validate()
         .unwrap_err()
         .to_string();
-        assert!(error.contains("--td-batch"), "{error}");
+        assert!(
+            error.contains("td_batch takes a whole number from 1 to 4096"),
+            "{error}"
+        );
     }
 }
 
@@ -420,6 +423,6 @@ fn a_learner_that_searches_deeper_plays_its_searchs_moves() {
             .validate()
             .unwrap_err()
             .to_string()
-            .contains("--td-depth 5")
+            .contains("td_play_depth takes a whole number from 1 to 4, not 5")
     );
 }

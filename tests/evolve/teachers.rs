@@ -248,12 +248,12 @@ fn a_teacher_depth_needs_a_teacher_file_and_a_depth_in_range() {
     assert!(
         refusal(Some("teacher.evo"), 9)
             .unwrap()
-            .contains("--teacher-depth 9 must lie in 0..=8")
+            .contains("teacher_depth takes a whole number from 0 to 8, not 9")
     );
     for teacher in [None, Some("search:2")] {
         let error = refusal(teacher, 2).unwrap();
         assert!(
-            error.contains("--teacher-depth needs a --teacher champion file"),
+            error.contains("teacher_depth needs a teacher champion file"),
             "{error}"
         );
     }
@@ -276,12 +276,15 @@ fn a_teacher_ranking_needs_a_teacher_file_and_a_temperature_in_range() {
     assert_eq!(refusal(Some("teacher.evo"), 1.0), None);
     for temperature in [-0.1, 1.5, f32::NAN] {
         let error = refusal(Some("teacher.evo"), temperature).unwrap();
-        assert!(error.contains("must lie in (0, 1]"), "{error}");
+        assert!(
+            error.contains("teacher_ranking takes a number from 0 to 1"),
+            "{error}"
+        );
     }
     for teacher in [None, Some("search:2"), Some("exact:10")] {
         let error = refusal(teacher, 0.1).unwrap();
         assert!(
-            error.contains("--teacher-ranking needs a --teacher champion file"),
+            error.contains("teacher_ranking needs a teacher champion file"),
             "{error}"
         );
     }

@@ -42,7 +42,7 @@ pub enum SampleError {
         reason: String,
     },
     #[error(
-        "the sampler found only {found} of {wanted} positions in {games} games: widen --plies or ask for fewer --positions"
+        "the sampler found only {found} of {wanted} positions in {games} games: draw them from more random plies or ask for fewer positions"
     )]
     TooFew {
         found: usize,

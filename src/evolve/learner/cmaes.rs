@@ -20,6 +20,10 @@ impl Learner for Cmaes {
         "cmaes"
     }
 
+    fn about(&self) -> &'static str {
+        "separable CMA-ES"
+    }
+
     /// 20 samples a generation from a distribution of initial step 0.1, ranked by the league.
     fn defaults(&self, config: EvolveConfig, _game: GameDefaults) -> EvolveConfig {
         EvolveConfig {

@@ -40,6 +40,10 @@ impl Learner for CoCmaes {
         "cocmaes"
     }
 
+    fn about(&self) -> &'static str {
+        "coevolutionary CMA-ES with Jaśkowski & Szubert's settings"
+    }
+
     /// The paper's settings: 400 samples a generation from a first step of 1, 1-ply
     /// players, the straight 4-tuples with 2×2 squares (else the game's default n-tuple
     /// set, else an MLP), a round robin among the samples as fitness, run to the budget.

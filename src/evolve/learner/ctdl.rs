@@ -16,6 +16,10 @@ impl Learner for Ctdl {
         "ctdl"
     }
 
+    fn about(&self) -> &'static str {
+        "a population of TD learners under league selection"
+    }
+
     /// The TD preset's network and settings, shared among 6 learners of 10,000 games a
     /// generation each; a league at the run's depth ranks them.
     fn defaults(&self, base: EvolveConfig, game: GameDefaults) -> EvolveConfig {

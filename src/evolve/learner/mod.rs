@@ -49,6 +49,9 @@ pub trait Learner: Sync {
     /// The preset's name, as `--preset` takes it.
     fn name(&self) -> &'static str;
 
+    /// What the learner is, in a few words, for help texts.
+    fn about(&self) -> &'static str;
+
     /// The learner's own parameters over `base`, the Othello ENN paper's sizes that
     /// every preset shares ([`EvolveConfig::new`]).
     fn settings(&self, base: EvolveConfig) -> EvolveConfig {

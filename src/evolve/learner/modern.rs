@@ -20,6 +20,10 @@ impl Learner for Modern {
         "modern"
     }
 
+    fn about(&self) -> &'static str {
+        "a self-adaptive (μ+λ) evolution strategy with a hall of fame"
+    }
+
     fn settings(&self, base: EvolveConfig) -> EvolveConfig {
         EvolveConfig {
             sigma_bound: Some(MODERN_SIGMA_BOUND),

@@ -18,6 +18,10 @@ impl Learner for Paper {
         "paper"
     }
 
+    fn about(&self) -> &'static str {
+        "the Othello ENN paper as written"
+    }
+
     fn mutation_memory(&self, _config: &EvolveConfig, genes: usize) -> (usize, usize) {
         (genes, 0)
     }

@@ -15,6 +15,10 @@ impl Learner for Td {
         "td"
     }
 
+    fn about(&self) -> &'static str {
+        "temporal-difference learning of one network"
+    }
+
     /// One network (the game's default n-tuple set where it has one, else an MLP) learning
     /// from 50,000 games a generation, run to its budget (gate 1.0), the champion chosen
     /// among the best 5 by a fresh 400-game test.
