@@ -310,7 +310,7 @@ fn plans_are_refused_with_the_key_at_fault() {
         (
             "unknown",
             smoke.replace("td_games = 300", "td_gams = 300"),
-            "variants.td0: unknown setting 'td_gams' (settings are named as in run.json)",
+            "variants.td0: invalid evolution setting: unknown setting 'td_gams' (settings are named as in run.json, or as evolve's flags)",
         ),
         (
             "kind",
@@ -443,7 +443,7 @@ fn large_or_colliding_plans_are_refused_before_anything_is_written() {
     );
     let seeds: Vec<String> = (10..5_000).map(|s| s.to_string()).collect();
     let huge = format!(
-        "game = \"othello\"\nseeds = [{}]\n[base]\npreset = \"modern\"\npopulation = 10000\ngenerations = 100\n[variants.a]\n",
+        "game = \"othello\"\nseeds = [{}]\n[base]\npreset = \"modern\"\npopulation = 1000\ngenerations = 100\n[variants.a]\n",
         seeds.join(", ")
     );
     let cases = [

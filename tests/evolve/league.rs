@@ -174,7 +174,7 @@ fn common_random_moves_give_copies_of_one_network_the_same_fitness() {
             .validate()
             .unwrap_err()
             .to_string()
-            .contains("--common-random-moves")
+            .contains("common_random_moves")
     );
 }
 
@@ -227,7 +227,7 @@ fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
             .validate()
             .unwrap_err()
             .to_string()
-            .contains("--play-epsilon")
+            .contains("play_epsilon")
     );
     for dir in [one, two, plain_dir] {
         std::fs::remove_dir_all(dir).unwrap();

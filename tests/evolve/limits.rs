@@ -97,7 +97,7 @@ fn the_td_presets_need_learning_games() {
             ..EvolveConfig::for_game(preset, &Othello::start())
         };
         let error = config.validate().unwrap_err().to_string();
-        assert!(error.contains("--td-games"), "{error}");
+        assert!(error.contains("td_games must be at least 1"), "{error}");
         let dir = temp_dir("no-td-games");
         assert!(Evolution::create(Othello::start(), config, &dir).is_err());
         assert!(!dir.exists());
