@@ -315,7 +315,7 @@ fn plans_are_refused_with_the_key_at_fault() {
         (
             "kind",
             smoke.replace("td_lambda = 0.5", "td_lambda = \"half\""),
-            "variants.lambda: td_lambda: invalid type: string",
+            "variants.lambda: invalid evolution setting: td_lambda takes a number from 0 to 1, not 'half'",
         ),
         (
             "same",

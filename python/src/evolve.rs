@@ -27,7 +27,7 @@ use crate::with_position;
 /// `generations` when given.
 fn given_settings(
     py: Python<'_>,
-    generations: Option<u32>,
+    generations: Option<u64>,
     settings: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<(String, Value)>> {
     let dumps = PyModule::import(py, "json")?.getattr("dumps")?;
@@ -224,7 +224,7 @@ pub fn evolve<'py>(
     game: Option<&Bound<'py, PyAny>>,
     out: PathBuf,
     preset: Option<&str>,
-    generations: Option<u32>,
+    generations: Option<u64>,
     resume: bool,
     on_generation: Option<Py<PyAny>>,
     plots: Option<PathBuf>,
@@ -256,14 +256,8 @@ pub fn evolve<'py>(
     };
     let report = with_position!(&game.start, |start| {
         let config = run_config(start, &out, preset, &mut given, resume)?;
-        run(
-            py,
-            start,
-            &out,
-            config,
-            resume.then_some(generations),
-            &observer,
-        )?
+        let budget = generations.map(|_| config.generations);
+        run(py, start, &out, config, resume.then_some(budget), &observer)?
     });
     if let Some(dir) = plots {
         py.detach(|| evoboard::report::plot::plot_run(&out, &dir))
