@@ -353,3 +353,77 @@ fn the_cycle_check_sees_a_cycle() {
         Some("serve -> serve::api -> serve")
     );
 }
+
+/// The string literals of a Rust source, up to its test module (`#[cfg(test)]`): their
+/// text and the line each starts on. Comments are skipped; raw strings hold no flags here.
+fn string_literals(text: &str) -> Vec<(usize, String)> {
+    let text = text.split("#[cfg(test)]").next().unwrap_or(text);
+    let mut literals = Vec::new();
+    let mut chars = text.chars().peekable();
+    let (mut line, mut previous) = (1, ' ');
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        line += 1;
+                        break;
+                    }
+                }
+            }
+            // A char literal holding a quote, not a string.
+            '"' if previous == '\'' => {}
+            '"' => {
+                let (start, mut literal) = (line, String::new());
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            if let Some(escaped) = chars.next() {
+                                line += usize::from(escaped == '\n');
+                                literal.push(escaped);
+                            }
+                        }
+                        '"' => break,
+                        c => {
+                            line += usize::from(c == '\n');
+                            literal.push(c);
+                        }
+                    }
+                }
+                literals.push((start, literal));
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    literals
+}
+
+/// Whether `text` names a command-line flag: `--` then a letter, at the start or after a
+/// space, quote or bracket.
+fn names_a_flag(text: &str) -> bool {
+    text.match_indices("--").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + 2..].chars().next();
+        before.is_none_or(|c| " `'([".contains(c)) && after.is_some_and(|c| c.is_ascii_lowercase())
+    })
+}
+
+/// The library's messages are read by plans' and Python's users too: they name settings as
+/// `run.json` does (each front end respells them), never a command line's flag.
+#[test]
+fn no_library_message_names_a_command_line_flag() {
+    assert!(names_a_flag("use --td-games") && !names_a_flag("a -- b") && !names_a_flag("x--y"));
+    let literals = string_literals("let a = \"--x\"; // \"--y\"\nlet b = '\"'; \"z\"");
+    assert_eq!(literals, [(1, "--x".to_string()), (2, "z".to_string())]);
+    for (path, text) in sources_under(Path::new("src")) {
+        for (line, literal) in string_literals(&text) {
+            assert!(
+                !names_a_flag(&literal),
+                "{}:{line} names a flag: {literal:?}",
+                path.display()
+            );
+        }
+    }
+}

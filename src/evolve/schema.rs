@@ -247,7 +247,7 @@ pub static SETTINGS: &[Setting] = &[
         Kind::Network,
         "mlp|ntuple:SET",
         Group::Network,
-        "Network family: an MLP (layers from hidden) or an n-tuple network over a tuple set of the game (`evoboard show --game G --tuple-sets` lists them)",
+        "Network family: an MLP (layers from hidden) or an n-tuple network over a tuple set of the game (Othello: logistello, straight2, straight3, straight4, squares2, straight4-squares2, each optionally with +discs, +mobility and/or +wipeout; Kalah, Oware and Congklak: singles, pairs, triples, quads, all-pairs, all-pairs-triples, all-triples, with +stores, +store-counts, +rows, +moves, +threats, +turn)",
     ),
     setting(
         "hidden",
@@ -569,7 +569,7 @@ pub static SETTINGS: &[Setting] = &[
         whole(1, U32),
         "K",
         Group::Files,
-        "Keep every K-th generation's benchmarked network in snapshots/, for `evoboard ratings --run` to rate the run's progress",
+        "Keep every K-th generation's benchmarked network in snapshots/, so that `evoboard ratings` can rate the run's progress",
     )
     .optional()
     .resumable(),
