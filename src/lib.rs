@@ -160,7 +160,7 @@
 //!     population: 4,
 //!     bench_games: 4,
 //!     bench_opening_plies: 1,
-//!     ..EvolveConfig::for_game(Preset::Modern, &start)
+//!     ..EvolveConfig::for_game(Preset::MODERN, &start)
 //! };
 //! Evolution::create(start, config, &dir)?.run(&Quiet)?;
 //! let plots = evoboard::report::plot::plot_run(&dir, &dir.join("plots"))?;

@@ -49,7 +49,10 @@ pub fn run_game<G: NamedEvaluators + Perft>(start: G) -> ExitCode {
         ))
         .mut_subcommands(|command| command.arg(refused_game(name)))
         .mut_subcommand("evolve", |evolve| {
-            let defaults = Preset::ALL.map(|preset| (name, EvolveConfig::for_game(preset, &start)));
+            let defaults: Vec<_> = Preset::all()
+                .into_iter()
+                .map(|preset| (name, EvolveConfig::for_game(preset, &start)))
+                .collect();
             document_defaults(evolve, &defaults)
         });
     crate::launch::main(command, |cli: GameCli| run(start, cli))

@@ -97,7 +97,7 @@ pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult 
 /// timings, each from the blank network again.
 fn measure_learning<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResult {
     let (games, repeats) = (args.learning_games, args.repeats);
-    let mut config = EvolveConfig::for_game(Preset::Td, start);
+    let mut config = EvolveConfig::for_game(Preset::TD, start);
     if let Some(batch) = args.td_batch {
         config.td_batch = batch as usize;
     }
@@ -135,7 +135,7 @@ fn measure_learning<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResul
 /// The Othello ENN paper's generation: 20 Nguyen-Widrow networks (64-42-1 for Othello), a
 /// full league of 20 · 19 = 380 games at depth 2. Best of `repeats` timings on 1 and on 2 threads.
 fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult {
-    let config = EvolveConfig::for_game(Preset::Paper, start);
+    let config = EvolveConfig::for_game(Preset::PAPER, start);
     let architecture = architecture_for(start, &config)?;
     let Architecture::Mlp(topology) = &architecture else {
         unreachable!("the paper preset evolves MLPs")

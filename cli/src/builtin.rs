@@ -30,7 +30,7 @@ fn every_games_defaults() -> Vec<(&'static str, EvolveConfig)> {
     GameName::ALL
         .into_iter()
         .flat_map(|game| {
-            Preset::ALL.map(|preset| {
+            Preset::all().into_iter().map(move |preset| {
                 let config = with_game!(game, |start| EvolveConfig::for_game(preset, &start));
                 (game.as_str(), config)
             })

@@ -125,7 +125,7 @@ pub fn document_defaults(command: Command, defaults: &[(&str, EvolveConfig)]) ->
 
 /// Every preset with what it is, from the learner registry.
 fn presets() -> String {
-    Preset::ALL
+    Preset::all()
         .iter()
         .map(|preset| format!("`{preset}` ({})", preset.learner().about()))
         .collect::<Vec<_>>()

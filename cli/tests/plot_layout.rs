@@ -124,7 +124,7 @@ fn collapsing_diversity_gets_a_log_axis_with_zero_on_its_floor() {
 
 #[test]
 fn the_fitness_title_says_what_the_points_are_out_of() {
-    let paper = EvolveConfig::new(Preset::Paper);
+    let paper = EvolveConfig::new(Preset::PAPER);
     let notes = run_notes(&paper);
     assert_eq!(notes.fitness_games, Some(38..=38));
     assert_eq!(notes.fixed_mean, Some(57.0));
@@ -149,7 +149,7 @@ fn the_fitness_title_says_what_the_points_are_out_of() {
 
 #[test]
 fn the_generations_of_a_filling_hall_of_fame_are_shaded() {
-    let modern = EvolveConfig::new(Preset::Modern);
+    let modern = EvolveConfig::new(Preset::MODERN);
     let notes = run_notes(&modern);
     assert_eq!(notes.fitness_games, Some(46..=46));
     assert_eq!(notes.fixed_mean, None);
@@ -175,17 +175,17 @@ fn the_generations_of_a_filling_hall_of_fame_are_shaded() {
 fn the_benchmark_title_names_the_network_the_opponent_and_the_games() {
     let paper = EvolveConfig {
         depth: 3,
-        ..EvolveConfig::new(Preset::Paper)
+        ..EvolveConfig::new(Preset::PAPER)
     };
     let title = figure(&steady(30, 0.5), &run_notes(&paper), "benchmark").title;
     assert_eq!(
         title,
         "Each generation's best network vs heuristic:3 (100 games a point)"
     );
-    let td = EvolveConfig::for_game(Preset::Td, &Othello::start());
+    let td = EvolveConfig::for_game(Preset::TD, &Othello::start());
     let title = figure(&steady(30, 0.5), &run_notes(&td), "benchmark").title;
     assert!(title.starts_with("The network after each generation vs heuristic:2"));
-    let cmaes = EvolveConfig::new(Preset::Cmaes);
+    let cmaes = EvolveConfig::new(Preset::CMAES);
     let title = figure(&steady(30, 0.5), &run_notes(&cmaes), "benchmark").title;
     assert!(
         title.starts_with("Each generation's mean network"),
@@ -215,7 +215,7 @@ fn the_gating_opponent_is_the_first_benchmark_spec() {
     ] {
         let config = EvolveConfig {
             bench_opponents: opponents.iter().map(|s| s.to_string()).collect(),
-            ..EvolveConfig::new(Preset::Modern)
+            ..EvolveConfig::new(Preset::MODERN)
         };
         assert_eq!(
             gating_benchmark(&config),

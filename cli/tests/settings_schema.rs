@@ -115,7 +115,7 @@ fn print_config_resolves_renamed_flags_switches_and_words() {
         "--hidden",
         "12,6",
     ]);
-    assert_eq!(config["preset"], "Modern");
+    assert_eq!(config["preset"], "modern");
     assert_eq!(config["td_play_depth"], 2);
     assert_eq!(config["td_lambda"], 0.5);
     assert_eq!(config["league"], false);

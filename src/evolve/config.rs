@@ -6,59 +6,97 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::neural::NeuralInput;
-use crate::evolve::learner::{GameDefaults, Learner, learner};
+use crate::evolve::schema::mark;
 pub use crate::evolve::schema::{
     ConfigError, MAX_POPULATION, MAX_SPARRING_GAMES, MAX_TD_BATCH, MAX_TD_GAMES, MAX_TD_PLAY_DEPTH,
     MAX_TEACHER_DEPTH,
 };
-use crate::evolve::schema::{SETTINGS, mark};
 
-/// The learners on offer, each described in its file under `evolve/learner/`. Stored in
-/// `run.json` and checkpoints by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Preset {
-    /// The Othello ENN paper as written (`learner/paper.rs`).
-    Paper,
-    /// A self-adaptive (μ+λ) evolution strategy (`learner/modern.rs`).
-    Modern,
-    /// Temporal-difference learning of one network (`learner/td.rs`).
-    Td,
-    /// Coevolutionary TD learning (`learner/ctdl.rs`).
-    Ctdl,
-    /// Separable CMA-ES (`learner/cmaes.rs`).
-    Cmaes,
-    /// Coevolutionary CMA-ES with Jaśkowski & Szubert's settings (`learner/cocmaes.rs`).
-    CoCmaes,
-}
+/// The learner a run uses, by the name it is registered under
+/// ([`crate::evolve::learner::register`]): the six built-in learners, each described in its
+/// file under `evolve/learner/`, and any a program adds. Stored in `run.json` and
+/// checkpoints by name (runs written before learners could be added wrote the built-ins'
+/// names capitalised, `Td`, `CoCmaes`: they read as they were).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Preset(&'static str);
 
 impl Preset {
-    /// Every preset, in the order help texts list them.
-    pub const ALL: [Preset; 6] = [
-        Preset::Paper,
-        Preset::Modern,
-        Preset::Td,
-        Preset::Ctdl,
-        Preset::Cmaes,
-        Preset::CoCmaes,
-    ];
+    pub const PAPER: Preset = Preset("paper");
+    pub const MODERN: Preset = Preset("modern");
+    pub const TD: Preset = Preset("td");
+    pub const CTDL: Preset = Preset("ctdl");
+    pub const CMAES: Preset = Preset("cmaes");
+    pub const COCMAES: Preset = Preset("cocmaes");
 
-    /// The learner behind the preset (the registry is [`learner`]).
-    pub fn learner(self) -> &'static dyn Learner {
-        learner(self)
+    /// The preset's name, as `--preset` takes it.
+    pub fn name(self) -> &'static str {
+        self.0
     }
+
+    /// Every registered preset, the built-in ones first, in the order help texts list
+    /// them.
+    pub fn all() -> Vec<Preset> {
+        names().clone()
+    }
+
+    /// Registers the name of a learner a program adds; a name taken already is refused.
+    pub(crate) fn register(name: &'static str) -> Result<Preset, String> {
+        let mut names = PRESETS.write().unwrap_or_else(|e| e.into_inner());
+        with_built_in(&mut names);
+        if names.iter().any(|known| known.0.eq_ignore_ascii_case(name)) {
+            return Err(format!("a learner named '{name}' is registered already"));
+        }
+        let valid = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !valid {
+            return Err(format!(
+                "a learner's name is lower-case letters, digits and '-', not '{}'",
+                name.escape_debug()
+            ));
+        }
+        names.push(Preset(name));
+        Ok(Preset(name))
+    }
+}
+
+/// The registered presets' names.
+static PRESETS: std::sync::RwLock<Vec<Preset>> = std::sync::RwLock::new(Vec::new());
+
+/// `names` with the built-in presets first, registered on first use.
+fn with_built_in(names: &mut Vec<Preset>) {
+    if names.is_empty() {
+        names.extend([
+            Preset::PAPER,
+            Preset::MODERN,
+            Preset::TD,
+            Preset::CTDL,
+            Preset::CMAES,
+            Preset::COCMAES,
+        ]);
+    }
+}
+
+/// The registered presets.
+fn names() -> std::sync::RwLockReadGuard<'static, Vec<Preset>> {
+    with_built_in(&mut PRESETS.write().unwrap_or_else(|e| e.into_inner()));
+    PRESETS.read().unwrap_or_else(|e| e.into_inner())
 }
 
 impl FromStr for Preset {
     type Err = String;
     fn from_str(text: &str) -> Result<Preset, String> {
-        Preset::ALL
-            .into_iter()
-            .find(|preset| preset.learner().name() == text)
+        let names = names();
+        names
+            .iter()
+            .copied()
+            .find(|preset| preset.0.eq_ignore_ascii_case(text))
             .ok_or_else(|| {
-                let names: Vec<&str> = Preset::ALL.iter().map(|p| p.learner().name()).collect();
+                let names: Vec<&str> = names.iter().map(|p| p.0).collect();
                 format!(
-                    "unknown preset '{text}' ({} or {})",
+                    "unknown preset '{}' ({} or {})",
+                    text.escape_debug(),
                     names[..names.len() - 1].join(", "),
                     names[names.len() - 1]
                 )
@@ -68,7 +106,26 @@ impl FromStr for Preset {
 
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.learner().name())
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Debug for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for Preset {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Preset {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Preset, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -105,7 +162,7 @@ impl fmt::Display for NetworkChoice {
 
 /// The preset a run uses when none is given: TD learning evolves by far the strongest
 /// players (see README, "Results").
-pub const DEFAULT_PRESET: Preset = Preset::Td;
+pub const DEFAULT_PRESET: Preset = Preset::TD;
 
 /// What a run's `--teacher` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,29 +332,6 @@ pub struct EvolveConfig {
     pub selection_games: usize,
 }
 
-/// The most memory a run may take at its peak (see [`EvolveConfig::memory_bound`]): checked
-/// before anything is allocated.
-pub const MAX_RUN_BYTES: usize = 4 << 30;
-
-/// What every run takes whatever its settings: the program, its libraries and its
-/// allocator's slack (measured: under 20 MB resident).
-const BASE_BYTES: usize = 64 << 20;
-
-/// What each thread takes: its search's transposition table (6 MiB), its stack and its
-/// learning games' buffers.
-const THREAD_BYTES: usize = 12 << 20;
-
-/// What each player of a league holds besides its network: the agent, its label, the
-/// shared pointer.
-const PLAYER_BYTES: usize = 256;
-
-/// An allowance for a game's record in a benchmark or the final test (its moves and the
-/// time each took).
-const RECORD_BYTES: usize = 8 << 10;
-
-/// The modern preset's bound on self-adapted steps, as a multiple of the initial step.
-pub const MODERN_SIGMA_BOUND: f32 = 5.0;
-
 fn yes() -> bool {
     true
 }
@@ -319,58 +353,6 @@ fn default_td_batch() -> usize {
 pub const DEFAULT_TD_BATCH: usize = 16;
 
 impl EvolveConfig {
-    /// The defaults of `preset`: the Othello ENN paper's sizes (20 individuals, 64-42-1,
-    /// p = 0.05, elitism 1, 100 benchmark games, 75% gate) and depth-2 search, with the
-    /// learner's own parameters ([`Learner::settings`]).
-    pub fn new(preset: Preset) -> EvolveConfig {
-        preset.learner().settings(EvolveConfig {
-            preset,
-            population: 20,
-            generations: 50,
-            depth: 2,
-            seed: 1,
-            network: NetworkChoice::Mlp,
-            hidden: vec![42],
-            elitism: 1,
-            mutation_probability: 0.05,
-            initial_sigma: 0.01,
-            sigma_bound: None,
-            mean_rate: 1.0,
-            hall_of_fame: 0,
-            league: true,
-            league_opening_plies: 4,
-            league_sample: None,
-            bench_games: 100,
-            bench_opponents: Vec::new(),
-            bench_opening_plies: 6,
-            gate: 0.75,
-            keep_checkpoints: Some(2),
-            snapshots: None,
-            td_games: 0,
-            learning_rate: 0.002,
-            learning_rate_end: None,
-            decay_generations: 0,
-            exploration: 0.1,
-            td_lambda: 0.0,
-            td_batch: DEFAULT_TD_BATCH,
-            learn_symmetries: false,
-            td_play_depth: 1,
-            learn_exploring: false,
-            td_opening_plies: 0,
-            sparring: Vec::new(),
-            sparring_share: 0.0,
-            sparring_games: 0,
-            teacher: None,
-            teacher_depth: 0,
-            teacher_ranking: 0.0,
-            start_from: None,
-            play_epsilon: 0.0,
-            common_random_moves: false,
-            candidates: 1,
-            selection_games: 0,
-        })
-    }
-
     /// The TD step size of `generation` (1-based; see `learning_rate_end`).
     pub fn learning_rate_at(&self, generation: u32) -> f32 {
         match self.learning_rate_end {
@@ -429,232 +411,6 @@ impl EvolveConfig {
             play_depth: self.td_play_depth,
             ranking: self.teacher_ranking,
         }
-    }
-
-    /// Whether a league (or sparring fitness) ranks the population each generation.
-    pub fn evolves(&self) -> bool {
-        self.preset.learner().evolves()
-    }
-
-    /// The defaults of `preset` for the game of `start`: an MLP has one hidden layer of
-    /// ⌊2/3 · inputs⌋ units, the paper's rule of thumb (64 → 42); the TD preset trains the
-    /// game's default n-tuple set where it has one, else that MLP, from the game's default
-    /// learning openings.
-    pub fn for_game<G: NeuralInput>(preset: Preset, start: &G) -> EvolveConfig {
-        let inputs = start.input_len();
-        let game = GameDefaults {
-            tuple_set: start.default_tuple_set(),
-            tuple_sets: start.tuple_sets(),
-            learning_opening_plies: start.learning_opening_plies(),
-        };
-        let base = preset.learner().defaults(EvolveConfig::new(preset), game);
-        EvolveConfig {
-            hidden: vec![(2 * inputs / 3).max(1)],
-            ..base
-        }
-    }
-
-    /// An upper bound of the memory a run of these settings takes at its peak, with
-    /// chromosomes of `genes` weights held as networks of `network_bytes` bytes each (see
-    /// [`crate::nn::Architecture::network_bytes`]), a teacher network of `teacher_bytes`,
-    /// and `threads` worker threads. Besides the state (population with mutation memory,
-    /// hall of fame, champions, candidates, the learner's own state), what a generation
-    /// allocates is counted as if it all coexisted, as the allocator may keep memory freed
-    /// early in a generation resident (measured: 1,000 CMA-ES samples of 167,265 weights, a
-    /// population of 669 MB, peaked at 3.2 GB resident; this bound says 3.9 GB):
-    /// - every individual and past champion as a network, and the league's fixtures and
-    ///   outcomes;
-    /// - the learner's update (CMA-ES's);
-    /// - the next population;
-    /// - a learner's network with its chromosome copied back, and on several threads the
-    ///   second copy of its weights that TD learning applies a batch's updates to;
-    /// - the benchmark's and final test's game records;
-    /// - the checkpoint's encoding and its copy behind the file's header.
-    pub fn memory_bound(
-        &self,
-        genes: usize,
-        network_bytes: usize,
-        teacher_bytes: usize,
-        threads: usize,
-    ) -> usize {
-        let chromosome = genes.saturating_mul(std::mem::size_of::<f32>());
-        let learner = self.preset.learner();
-        let (previous, sigmas) = learner.mutation_memory(self, genes);
-        let individual = genes
-            .saturating_add(previous)
-            .saturating_add(sigmas)
-            .saturating_mul(std::mem::size_of::<f32>());
-        let population = self
-            .population
-            .saturating_mul(individual + 3 * std::mem::size_of::<Vec<f32>>());
-        let (learner_state, learner_update) = learner.state_bytes(self, genes);
-        let kept = self
-            .hall_of_fame
-            .saturating_add(self.candidates)
-            .saturating_add(2);
-        let state = population
-            .saturating_add(kept.saturating_mul(chromosome))
-            .saturating_add(learner_state);
-        let players = self
-            .population
-            .saturating_add(self.hall_of_fame)
-            .saturating_mul(network_bytes + PLAYER_BYTES);
-        let (fitness, next) = if self.evolves() {
-            (super::league::fitness_bytes(self), population)
-        } else {
-            (0, 0)
-        };
-        // The learning networks, and each learning game's result of one individual.
-        let learning = network_bytes.saturating_mul(1 + usize::from(threads > 1))
-            + chromosome
-            + self
-                .td_games
-                .saturating_mul(std::mem::size_of::<Option<i32>>());
-        let records = self
-            .bench_games
-            .max(self.selection_games)
-            .saturating_mul(RECORD_BYTES);
-        let saving = state.saturating_mul(2);
-        [
-            teacher_bytes,
-            threads.saturating_add(1).saturating_mul(THREAD_BYTES),
-            state,
-            players,
-            fitness,
-            learner_update,
-            next,
-            learning,
-            records,
-            saving,
-        ]
-        .into_iter()
-        .fold(BASE_BYTES, usize::saturating_add)
-    }
-
-    /// Checks that the run fits in [`MAX_RUN_BYTES`] (see [`EvolveConfig::memory_bound`]
-    /// for the arguments).
-    pub fn check_memory(
-        &self,
-        genes: usize,
-        network_bytes: usize,
-        teacher_bytes: usize,
-        threads: usize,
-    ) -> Result<(), ConfigError> {
-        let bytes = self.memory_bound(genes, network_bytes, teacher_bytes, threads);
-        if bytes > MAX_RUN_BYTES {
-            return Err(ConfigError(format!(
-                "{} individuals of {genes} weights would take up to {} MB, over the limit of {} MB: use a smaller {}, network, {} or {}{}",
-                self.population,
-                bytes >> 20,
-                MAX_RUN_BYTES >> 20,
-                mark("population"),
-                mark("bench_games"),
-                mark("td_games"),
-                if self.evolves() && self.league_sample.is_none() {
-                    format!(" (or a {})", mark("league_sample"))
-                } else {
-                    String::new()
-                }
-            )));
-        }
-        Ok(())
-    }
-
-    /// Checks every setting against its bounds ([`SETTINGS`]), then the settings against
-    /// each other. Errors name settings by [`mark`].
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(self) else {
-            unreachable!("a configuration serialises to an object")
-        };
-        for setting in SETTINGS {
-            setting.check(fields.get(setting.name).unwrap_or(&serde_json::Value::Null))?;
-        }
-        let fail = |m: String| Err(ConfigError(m));
-        let teacher_file = matches!(self.teacher_spec()?, Some(TeacherSpec::File(_)));
-        let needs = |what: &str, needed: &str| fail(format!("{} needs {}", mark(what), needed));
-        if self.evolves() && self.population < 2 {
-            return fail(format!(
-                "an evolving population needs at least 2 individuals, not {} {}",
-                mark("population"),
-                self.population
-            ));
-        }
-        if self.preset.learner().learns() && self.td_games == 0 {
-            return fail(format!(
-                "the {} preset learns from TD games: {} must be at least 1",
-                self.preset,
-                mark("td_games")
-            ));
-        }
-        if self.sparring_share > 0.0 && self.sparring.is_empty() {
-            return needs("sparring_share", &format!("{} partners", mark("sparring")));
-        }
-        if self.sparring_games > 0 && self.sparring.is_empty() {
-            return needs("sparring_games", &format!("{} partners", mark("sparring")));
-        }
-        if self.common_random_moves && self.sparring_games == 0 {
-            return needs(
-                "common_random_moves",
-                &format!(
-                    "fitness games against sparring partners ({})",
-                    mark("sparring_games")
-                ),
-            );
-        }
-        let learning_games = format!("TD learning games ({})", mark("td_games"));
-        if self.teacher.is_some() && self.td_games == 0 {
-            return needs("teacher", &learning_games);
-        }
-        if self.learn_symmetries && self.td_games == 0 {
-            return needs("learn_symmetries", &learning_games);
-        }
-        if self.teacher_depth > 0 && !teacher_file {
-            return needs(
-                "teacher_depth",
-                &format!("a {} champion file to search with", mark("teacher")),
-            );
-        }
-        if self.teacher_ranking != 0.0 && !teacher_file {
-            return needs(
-                "teacher_ranking",
-                &format!("a {} champion file to rank with", mark("teacher")),
-            );
-        }
-        let partners_play = self.sparring_games > 0 || self.hall_of_fame > 0;
-        if self.evolves() && !self.league && !partners_play {
-            return fail(format!(
-                "without the league ({} off) fitness needs {} partners and {}, or a {}",
-                mark("league"),
-                mark("sparring"),
-                mark("sparring_games"),
-                mark("hall_of_fame")
-            ));
-        }
-        if self.evolves() && self.elitism >= self.population {
-            return fail(format!(
-                "{} must be smaller than the {}",
-                mark("elitism"),
-                mark("population")
-            ));
-        }
-        if self.mean_rate != 1.0 && !matches!(self.preset, Preset::Cmaes | Preset::CoCmaes) {
-            return fail(format!(
-                "{} moves a CMA-ES mean: it needs the {} cmaes or cocmaes",
-                mark("mean_rate"),
-                mark("preset")
-            ));
-        }
-        if let Some(k) = self.league_sample
-            && k >= self.population
-        {
-            return fail(format!(
-                "{} must be smaller than the {} ({k} ≥ {})",
-                mark("league_sample"),
-                mark("population"),
-                self.population
-            ));
-        }
-        Ok(())
     }
 
     /// The benchmark win rate that ends the run, if any. A gate of 1.0 is none: a player

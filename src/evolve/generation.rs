@@ -13,6 +13,7 @@ use crate::farm;
 use crate::interrupt;
 
 use super::benchmark::{benchmark, openings_series};
+use super::learner::Kind;
 use super::population::diversity;
 use super::stats::GenerationStats;
 use super::{
@@ -165,8 +166,11 @@ impl<G: NamedEvaluators> Evolution<G> {
         };
         let ranked = selection::ranking(&fitness);
         let best = ranked[0];
-        let learner = config.preset.learner();
-        let offered = learner.offered(state, &ranked);
+        let kind = config.preset.learner().kind();
+        let offered = match kind {
+            Kind::Population(learner) => learner.offered(state, &ranked),
+            Kind::Gradient => state.population[best].genes.clone(),
+        };
         let offered_player = network(&offered);
         let mut records = Vec::new();
         if config.bench_games > 0 {
@@ -227,7 +231,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             let excess = state.hall_of_fame.len().saturating_sub(config.hall_of_fame);
             state.hall_of_fame.drain(..excess);
         }
-        if config.evolves() {
+        if let Kind::Population(learner) = kind {
             state.population = learner.next_generation(state, &fitness, &ranked);
         }
         state.generation = generation;

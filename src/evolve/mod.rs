@@ -9,6 +9,7 @@
 
 mod benchmark;
 pub mod checkpoint;
+mod checks;
 pub mod cmaes;
 pub mod config;
 mod error;

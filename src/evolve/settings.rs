@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn settings_are_named_in_any_front_ends_spelling_and_checked_one_by_one() {
-        let base = EvolveConfig::new(Preset::Td);
+        let base = EvolveConfig::new(Preset::TD);
         let set = set_named(
             &base,
             &given(&[
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn a_resumed_run_changes_only_its_budget_and_the_files_it_keeps() {
-        let stored = EvolveConfig::for_game(Preset::Td, &Othello::start());
+        let stored = EvolveConfig::for_game(Preset::TD, &Othello::start());
         let longer = resumed(
             &stored,
             &given(&[

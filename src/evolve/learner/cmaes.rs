@@ -2,7 +2,7 @@
 //! Gaussian search distribution whose mean, step size and per-weight scales adapt to the
 //! ranking of each generation's samples, so steps stay bounded by design.
 
-use super::{Founders, GameDefaults, Learner};
+use super::api::{Founders, GameDefaults, Kind, Learner, PopulationLearner};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::cmaes::SepCma;
 use crate::evolve::config::EvolveConfig;
@@ -22,6 +22,10 @@ impl Learner for Cmaes {
 
     fn about(&self) -> &'static str {
         "separable CMA-ES"
+    }
+
+    fn kind(&self) -> Kind<'_> {
+        Kind::Population(self)
     }
 
     /// 20 samples a generation from a distribution of initial step 0.1, ranked by the league.
@@ -60,6 +64,19 @@ impl Learner for Cmaes {
         founders_around(mean, config, rng)
     }
 
+    fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
+        match &state.cma {
+            Some(cma) if cma.fits(state.architecture.genes()) => Ok(()),
+            _ => Err("its CMA-ES state does not fit the run".to_string()),
+        }
+    }
+
+    fn offered_label(&self, _config: &EvolveConfig) -> &'static str {
+        "each generation's mean network"
+    }
+}
+
+impl PopulationLearner for Cmaes {
     /// The distribution moves to the ranking of its samples, and the generation offers its
     /// new mean (the strategy's estimate, less noisy than any one sample's fitness).
     fn offered(&self, state: &mut EvolutionState, ranked: &[usize]) -> Vec<f32> {
@@ -88,17 +105,6 @@ impl Learner for Cmaes {
             .as_ref()
             .expect("a CMA-ES run has its distribution");
         samples(cma, state.population.len(), &mut state.rng)
-    }
-
-    fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
-        match &state.cma {
-            Some(cma) if cma.fits(state.architecture.genes()) => Ok(()),
-            _ => Err("its CMA-ES state does not fit the run".to_string()),
-        }
-    }
-
-    fn offered_label(&self, _config: &EvolveConfig) -> &'static str {
-        "each generation's mean network"
     }
 }
 

@@ -22,8 +22,8 @@
 //! where draws weigh), and openings are the league's random plies rather than Runarsson &
 //! Lucas's 1,000 positions.
 
+use super::api::{Founders, GameDefaults, Kind, Learner, PopulationLearner, founder_network};
 use super::cmaes::{Cmaes, founders_around};
-use super::{Founders, GameDefaults, Learner, founder_network};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::{EvolveConfig, NetworkChoice};
 use crate::evolve::population::Individual;
@@ -69,6 +69,10 @@ impl Learner for CoCmaes {
         }
     }
 
+    fn kind(&self) -> Kind<'_> {
+        Kind::Population(self)
+    }
+
     fn state_bytes(&self, config: &EvolveConfig, genes: usize) -> (usize, usize) {
         Cmaes.state_bytes(config, genes)
     }
@@ -86,6 +90,16 @@ impl Learner for CoCmaes {
         founders_around(founder_network(first, architecture, rng), config, rng)
     }
 
+    fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
+        Cmaes.check_state(state)
+    }
+
+    fn offered_label(&self, _config: &EvolveConfig) -> &'static str {
+        "each generation's best sample"
+    }
+}
+
+impl PopulationLearner for CoCmaes {
     /// The distribution moves to the round robin's ranking as in the `cmaes` preset, and
     /// the next generation is drawn from it.
     fn next_generation(
@@ -97,13 +111,5 @@ impl Learner for CoCmaes {
         // `Cmaes::offered` moves the distribution (its mean is what that preset offers).
         Cmaes.offered(state, ranked);
         Cmaes.next_generation(state, fitness, ranked)
-    }
-
-    fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
-        Cmaes.check_state(state)
-    }
-
-    fn offered_label(&self, _config: &EvolveConfig) -> &'static str {
-        "each generation's best sample"
     }
 }

@@ -2,10 +2,12 @@
 //! learners; after each generation's learning a league ranks them, the better half
 //! survives and copies of it replace the worse half (their weights carried over).
 
-use super::{Founders, GameDefaults, Learner, survivors, td};
+use super::api::{Founders, GameDefaults, Kind, Learner, PopulationLearner, survivors};
+use super::td;
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
+use crate::evolve::schema::ConfigError;
 use crate::nn::Architecture;
 use crate::rng::GameRng;
 
@@ -30,8 +32,12 @@ impl Learner for Ctdl {
         }
     }
 
-    fn learns(&self) -> bool {
-        true
+    fn kind(&self) -> Kind<'_> {
+        Kind::Population(self)
+    }
+
+    fn check(&self, config: &EvolveConfig) -> Result<(), ConfigError> {
+        td::needs_learning_games(self, config)
     }
 
     fn founders(
@@ -46,7 +52,9 @@ impl Learner for Ctdl {
             cma: None,
         }
     }
+}
 
+impl PopulationLearner for Ctdl {
     /// The better half survives and survivor k takes the place of the k-th of the worse
     /// half too (weights and all: TD learning, not mutation, makes the copies differ).
     fn next_generation(

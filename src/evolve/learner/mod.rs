@@ -1,15 +1,18 @@
-//! The learners behind the presets, one file each: how a run's population starts, which
-//! network a generation offers to the benchmark, and what the next population is. The rest
-//! of a generation — TD learning games, the league, the benchmark, the champion — is the
-//! same for every learner and stays in [`crate::evolve::Evolution`]; a learner only says
-//! whether it uses them ([`Learner::evolves`], [`Learner::learns`]).
+//! The learners behind the presets, one file each, and their registry. A learner says how
+//! a run's population starts, what its generations are ([`Kind`]: a population its fitness
+//! ranks and the learner renews ([`PopulationLearner`]), or networks that only learn), which
+//! network a generation offers and what the next population is. The rest of a generation —
+//! TD learning games, the league, the benchmark, the champion — is the same for every
+//! learner and stays in [`crate::evolve::Evolution`].
 //!
-//! Adding a learner: a file here implementing [`Learner`], a variant of
-//! [`Preset`] and its line in [`learner`]. The state a
-//! learner keeps between generations lives in the checkpoint: its individuals (genes and
-//! mutation memory) and, for CMA-ES, its search distribution; a learner that needs more
-//! adds it there and raises the checkpoint's format version.
+//! Adding a learner: a file here implementing [`Learner`] and its line in `BUILT_IN`; or,
+//! from a program of one's own, a call to [`register`] before the command line is parsed
+//! (`examples/random_search.rs`). Its name becomes a preset of every front end, and
+//! `evolve --help` lists it with its defaults. The state a learner keeps between
+//! generations lives in the checkpoint: its individuals (genes and mutation memory) and,
+//! for CMA-ES, its search distribution.
 
+mod api;
 mod cmaes;
 mod cocmaes;
 mod ctdl;
@@ -17,155 +20,125 @@ mod modern;
 mod paper;
 mod td;
 
-use rand::RngExt;
+use std::sync::RwLock;
 
-use crate::evolve::checkpoint::EvolutionState;
-use crate::evolve::cmaes::SepCma;
-use crate::evolve::config::{EvolveConfig, Preset};
-use crate::evolve::population::Individual;
-use crate::nn::{Architecture, nguyen_widrow};
-use crate::rng::GameRng;
+pub use api::{Founders, GameDefaults, Kind, Learner, PopulationLearner};
 
-/// What a game brings to a learner's defaults.
-#[derive(Clone, Copy, Debug)]
-pub struct GameDefaults<'a> {
-    /// The game's default n-tuple set, if it has one (else learners train an MLP).
-    pub tuple_set: Option<&'a str>,
-    /// Every n-tuple set the game offers by name, so a learner can default to the one
-    /// its method was published with where the game has it.
-    pub tuple_sets: &'a [(&'a str, &'a str)],
-    /// Random plies that open each TD learning game.
-    pub learning_opening_plies: u32,
+use crate::eval::neural::NeuralInput;
+use crate::evolve::config::{DEFAULT_TD_BATCH, EvolveConfig, NetworkChoice, Preset};
+
+/// The registered learners: the built-in ones, registered on first use, then those a
+/// program adds ([`register`]).
+static LEARNERS: RwLock<Vec<&'static dyn Learner>> = RwLock::new(Vec::new());
+
+/// The built-in learners, in the order of [`Preset::all`].
+const BUILT_IN: [&dyn Learner; 6] = [
+    &paper::Paper,
+    &modern::Modern,
+    &td::Td,
+    &ctdl::Ctdl,
+    &cmaes::Cmaes,
+    &cocmaes::CoCmaes,
+];
+
+/// Adds `learner` to the presets every front end offers (`--preset`, plans, Python) under
+/// its name, which must be new: a program that brings its own way of learning calls this
+/// before it parses its command line.
+pub fn register(learner: &'static dyn Learner) -> Result<Preset, String> {
+    let mut learners = registered();
+    let preset = Preset::register(learner.name())?;
+    learners.push(learner);
+    Ok(preset)
 }
 
-/// A generation-0 population, and the search distribution it was drawn from (CMA-ES).
-pub struct Founders {
-    pub population: Vec<Individual>,
-    pub cma: Option<SepCma>,
+/// The registry, the built-in learners in place.
+fn registered() -> std::sync::RwLockWriteGuard<'static, Vec<&'static dyn Learner>> {
+    let mut learners = LEARNERS.write().unwrap_or_else(|e| e.into_inner());
+    if learners.is_empty() {
+        learners.extend(BUILT_IN);
+    }
+    learners
 }
 
-/// One way of learning an evaluator, as a preset names it.
-pub trait Learner: Sync {
-    /// The preset's name, as `--preset` takes it.
-    fn name(&self) -> &'static str;
+impl Preset {
+    /// The learner behind the preset.
+    pub fn learner(self) -> &'static dyn Learner {
+        registered()
+            .iter()
+            .copied()
+            .find(|learner| learner.name() == self.name())
+            .expect("a preset names a registered learner")
+    }
+}
 
-    /// What the learner is, in a few words, for help texts.
-    fn about(&self) -> &'static str;
-
-    /// The learner's own parameters over `base`, the Othello ENN paper's sizes that
-    /// every preset shares ([`EvolveConfig::new`]).
-    fn settings(&self, base: EvolveConfig) -> EvolveConfig {
-        base
+impl EvolveConfig {
+    /// The defaults of `preset`: the Othello ENN paper's sizes (20 individuals, 64-42-1,
+    /// p = 0.05, elitism 1, 100 benchmark games, 75% gate) and depth-2 search, with the
+    /// learner's own parameters ([`Learner::settings`]).
+    pub fn new(preset: Preset) -> EvolveConfig {
+        preset.learner().settings(EvolveConfig {
+            preset,
+            population: 20,
+            generations: 50,
+            depth: 2,
+            seed: 1,
+            network: NetworkChoice::Mlp,
+            hidden: vec![42],
+            elitism: 1,
+            mutation_probability: 0.05,
+            initial_sigma: 0.01,
+            sigma_bound: None,
+            mean_rate: 1.0,
+            hall_of_fame: 0,
+            league: true,
+            league_opening_plies: 4,
+            league_sample: None,
+            bench_games: 100,
+            bench_opponents: Vec::new(),
+            bench_opening_plies: 6,
+            gate: 0.75,
+            keep_checkpoints: Some(2),
+            snapshots: None,
+            td_games: 0,
+            learning_rate: 0.002,
+            learning_rate_end: None,
+            decay_generations: 0,
+            exploration: 0.1,
+            td_lambda: 0.0,
+            td_batch: DEFAULT_TD_BATCH,
+            learn_symmetries: false,
+            td_play_depth: 1,
+            learn_exploring: false,
+            td_opening_plies: 0,
+            sparring: Vec::new(),
+            sparring_share: 0.0,
+            sparring_games: 0,
+            teacher: None,
+            teacher_depth: 0,
+            teacher_ranking: 0.0,
+            start_from: None,
+            play_epsilon: 0.0,
+            common_random_moves: false,
+            candidates: 1,
+            selection_games: 0,
+        })
     }
 
-    /// What the preset changes of `config` for a game with `game`'s defaults
-    /// ([`EvolveConfig::for_game`]).
-    fn defaults(&self, config: EvolveConfig, _game: GameDefaults) -> EvolveConfig {
-        config
-    }
-
-    /// Whether a league (or sparring fitness) ranks the population each generation;
-    /// otherwise the learning games' results do.
-    fn evolves(&self) -> bool {
-        true
-    }
-
-    /// Whether each individual learns from TD games every generation (so `td_games` must
-    /// be at least 1).
-    fn learns(&self) -> bool {
-        false
-    }
-
-    /// Chromosome-sized vectors each individual keeps besides its genes: its mutation
-    /// memory (X(n−1) for the paper's mutation, step sizes for the modern strategy).
-    fn mutation_memory(&self, _config: &EvolveConfig, _genes: usize) -> (usize, usize) {
-        (0, 0)
-    }
-
-    /// Bytes of the learner's own state and of its update at the end of a generation (for
-    /// [`EvolveConfig::memory_bound`]).
-    fn state_bytes(&self, _config: &EvolveConfig, _genes: usize) -> (usize, usize) {
-        (0, 0)
-    }
-
-    /// Generation 0: from `first` when the run starts from a network (`start_from`),
-    /// else drawn at random.
-    fn founders(
-        &self,
-        config: &EvolveConfig,
-        architecture: &Architecture,
-        first: Option<&[f32]>,
-        rng: &mut GameRng,
-    ) -> Founders;
-
-    /// The network the generation offers to the benchmark: by default its best individual
-    /// (`ranked[0]`).
-    fn offered(&self, state: &mut EvolutionState, ranked: &[usize]) -> Vec<f32> {
-        state.population[ranked[0]].genes.clone()
-    }
-
-    /// The next population of a learner that [`Learner::evolves`], from this one, its
-    /// fitness and its ranking (best first).
-    fn next_generation(
-        &self,
-        state: &mut EvolutionState,
-        fitness: &[f64],
-        ranked: &[usize],
-    ) -> Vec<Individual>;
-
-    /// Why a checkpoint's learner state cannot be this learner's, if it cannot (its
-    /// individuals' mutation memory is checked from [`Learner::mutation_memory`]).
-    fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
-        match state.cma {
-            None => Ok(()),
-            Some(_) => Err("its CMA-ES state does not fit the run".to_string()),
+    /// The defaults of `preset` for the game of `start`: an MLP has one hidden layer of
+    /// ⌊2/3 · inputs⌋ units, the paper's rule of thumb (64 → 42); the TD preset trains the
+    /// game's default n-tuple set where it has one, else that MLP, from the game's default
+    /// learning openings.
+    pub fn for_game<G: NeuralInput>(preset: Preset, start: &G) -> EvolveConfig {
+        let inputs = start.input_len();
+        let game = GameDefaults {
+            tuple_set: start.default_tuple_set(),
+            tuple_sets: start.tuple_sets(),
+            learning_opening_plies: start.learning_opening_plies(),
+        };
+        let base = preset.learner().defaults(EvolveConfig::new(preset), game);
+        EvolveConfig {
+            hidden: vec![(2 * inputs / 3).max(1)],
+            ..base
         }
     }
-
-    /// What plots call the network each generation offers.
-    fn offered_label(&self, config: &EvolveConfig) -> &'static str {
-        if config.population == 1 {
-            "the network after each generation"
-        } else {
-            "each generation's best network"
-        }
-    }
-}
-
-/// The learner of `preset`: the registry.
-pub fn learner(preset: Preset) -> &'static dyn Learner {
-    match preset {
-        Preset::Paper => &paper::Paper,
-        Preset::Modern => &modern::Modern,
-        Preset::Td => &td::Td,
-        Preset::Ctdl => &ctdl::Ctdl,
-        Preset::Cmaes => &cmaes::Cmaes,
-        Preset::CoCmaes => &cocmaes::CoCmaes,
-    }
-}
-
-/// A random network to start from: a Nguyen-Widrow MLP, or an n-tuple network with every
-/// weight uniform in [−0.1, 0.1] (as Jaśkowski 2014 starts them).
-fn random_network(architecture: &Architecture, rng: &mut GameRng) -> Vec<f32> {
-    match architecture {
-        Architecture::Mlp(topology) => nguyen_widrow(topology, rng),
-        Architecture::NTuple(spec) => (0..spec.genes())
-            .map(|_| rng.random_range(-0.1..=0.1f32))
-            .collect(),
-    }
-}
-
-/// A founder's network: the run's first network if it starts from one, else a random one.
-fn founder_network(
-    first: Option<&[f32]>,
-    architecture: &Architecture,
-    rng: &mut GameRng,
-) -> Vec<f32> {
-    first.map_or_else(|| random_network(architecture, rng), <[f32]>::to_vec)
-}
-
-/// The better half of a population of `size` (μ = ⌈size/2⌉), which the modern strategy and
-/// the hybrid keep.
-fn survivors(size: usize) -> usize {
-    size.div_ceil(2)
 }

@@ -2,15 +2,18 @@
 //! 2005 style): the better half survives unchanged and each survivor has one mutated
 //! offspring; past champions join the league as a hall of fame.
 
-use super::{Founders, Learner, founder_network, survivors};
+use super::api::{Founders, Kind, Learner, PopulationLearner, founder_network, survivors};
 use crate::evolve::checkpoint::EvolutionState;
-use crate::evolve::config::{EvolveConfig, MODERN_SIGMA_BOUND};
+use crate::evolve::config::EvolveConfig;
 use crate::evolve::mutation;
 use crate::evolve::population::Individual;
 use crate::nn::Architecture;
 use crate::rng::GameRng;
 
 pub struct Modern;
+
+/// The modern preset's bound on self-adapted steps, as a multiple of the initial step.
+pub const MODERN_SIGMA_BOUND: f32 = 5.0;
 
 /// Past champions each individual also plays (the hall of fame).
 const HALL_OF_FAME: usize = 4;
@@ -30,6 +33,10 @@ impl Learner for Modern {
             hall_of_fame: HALL_OF_FAME,
             ..base
         }
+    }
+
+    fn kind(&self) -> Kind<'_> {
+        Kind::Population(self)
     }
 
     fn mutation_memory(&self, _config: &EvolveConfig, genes: usize) -> (usize, usize) {
@@ -60,7 +67,9 @@ impl Learner for Modern {
             cma: None,
         }
     }
+}
 
+impl PopulationLearner for Modern {
     /// The better half (μ = ⌈P/2⌉, by rank) survives unchanged, and survivor k mod μ fathers
     /// each remaining slot through [`mutation::self_adaptive`] ((μ+λ) selection, which
     /// keeps the best automatically, so `elitism` is not used).

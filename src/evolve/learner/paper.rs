@@ -3,7 +3,7 @@
 
 use rand::RngExt;
 
-use super::{Founders, Learner, founder_network, random_network};
+use super::api::{Founders, Kind, Learner, PopulationLearner, founder_network, random_network};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
@@ -20,6 +20,10 @@ impl Learner for Paper {
 
     fn about(&self) -> &'static str {
         "the Othello ENN paper as written"
+    }
+
+    fn kind(&self) -> Kind<'_> {
+        Kind::Population(self)
     }
 
     fn mutation_memory(&self, _config: &EvolveConfig, genes: usize) -> (usize, usize) {
@@ -52,7 +56,9 @@ impl Learner for Paper {
             cma: None,
         }
     }
+}
 
+impl PopulationLearner for Paper {
     /// The `elitism` best are cloned unchanged; every other slot takes a roulette-wheel
     /// parent, copied, and mutated with probability p by [`mutation::momentum`].
     fn next_generation(

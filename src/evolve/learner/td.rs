@@ -1,10 +1,10 @@
 //! Temporal-difference learning: one network learns from its own games (and games against
 //! sparring partners or a teacher's values) by TD(λ); no population, no selection.
 
-use super::{Founders, GameDefaults, Learner, random_network};
-use crate::evolve::checkpoint::EvolutionState;
+use super::api::{Founders, GameDefaults, Kind, Learner, random_network};
 use crate::evolve::config::{EvolveConfig, NetworkChoice};
 use crate::evolve::population::Individual;
+use crate::evolve::schema::{ConfigError, mark};
 use crate::nn::Architecture;
 use crate::rng::GameRng;
 
@@ -37,12 +37,12 @@ impl Learner for Td {
         }
     }
 
-    fn evolves(&self) -> bool {
-        false
+    fn kind(&self) -> Kind<'_> {
+        Kind::Gradient
     }
 
-    fn learns(&self) -> bool {
-        true
+    fn check(&self, config: &EvolveConfig) -> Result<(), ConfigError> {
+        needs_learning_games(self, config)
     }
 
     fn founders(
@@ -56,16 +56,6 @@ impl Learner for Td {
             population: learners(config, architecture, first, rng),
             cma: None,
         }
-    }
-
-    /// Never called: the lone network does not evolve (see [`Learner::evolves`]).
-    fn next_generation(
-        &self,
-        state: &mut EvolutionState,
-        _fitness: &[f64],
-        _ranked: &[usize],
-    ) -> Vec<Individual> {
-        state.population.clone()
     }
 }
 
@@ -89,4 +79,19 @@ pub(super) fn learners(
             })
         })
         .collect()
+}
+
+/// A learner that learns from TD games needs some each generation.
+pub(super) fn needs_learning_games(
+    learner: &dyn Learner,
+    config: &EvolveConfig,
+) -> Result<(), ConfigError> {
+    match config.td_games {
+        0 => Err(ConfigError(format!(
+            "the {} preset learns from TD games: {} must be at least 1",
+            learner.name(),
+            mark("td_games")
+        ))),
+        _ => Ok(()),
+    }
 }

@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn the_caption_names_what_changes_the_learning() {
-        let mut config = EvolveConfig::new(Preset::Td);
+        let mut config = EvolveConfig::new(Preset::TD);
         assert!(learning_notes(&config).is_empty());
         config.learn_exploring = true;
         config.learning_rate = 0.002;
