@@ -61,8 +61,8 @@ fn a_mean_rate_below_one_moves_the_cma_es_mean_that_share_of_its_step() {
     assert_eq!(whole.sigma, quarter.sigma);
     assert_eq!(whole.variances, quarter.variances);
     for (rate, base, named) in [
-        (0.0, small(Preset::Cmaes), "above 0 and at most 1"),
-        (1.5, small(Preset::Cmaes), "above 0 and at most 1"),
+        (0.0, small(Preset::CMAES), "above 0 and at most 1"),
+        (1.5, small(Preset::CMAES), "above 0 and at most 1"),
         (0.5, small_td(), "preset cmaes"),
     ] {
         let config = EvolveConfig {
@@ -77,7 +77,7 @@ fn a_mean_rate_below_one_moves_the_cma_es_mean_that_share_of_its_step() {
     }
     let cocmaes = EvolveConfig {
         mean_rate: 0.5,
-        ..small(Preset::CoCmaes)
+        ..small(Preset::COCMAES)
     };
     assert!(cocmaes.validate().is_ok());
 }
@@ -89,7 +89,7 @@ fn cma_es_runs_with_sparring_fitness_do_not_depend_on_threads_and_resume_exactly
         league: false,
         sparring: vec!["heuristic:1@0.1".to_string()],
         sparring_games: 4,
-        ..small(Preset::Cmaes)
+        ..small(Preset::CMAES)
     };
     let (one, two) = (temp_dir("cma-t1"), temp_dir("cma-t2"));
     let a = run(&config, &one, 1);
@@ -116,13 +116,13 @@ fn small_cocmaes(generations: u32, seed: u64) -> EvolveConfig {
         network: NetworkChoice::NTuple("straight2".to_string()),
         bench_games: 4,
         seed,
-        ..EvolveConfig::for_game(Preset::CoCmaes, &Othello::start())
+        ..EvolveConfig::for_game(Preset::COCMAES, &Othello::start())
     }
 }
 
 #[test]
 fn co_cma_es_takes_the_papers_settings_and_offers_its_best_sample() {
-    let othello = EvolveConfig::for_game(Preset::CoCmaes, &Othello::start());
+    let othello = EvolveConfig::for_game(Preset::COCMAES, &Othello::start());
     assert_eq!(
         (othello.population, othello.depth, othello.initial_sigma),
         (400, 1, 1.0)
@@ -138,8 +138,8 @@ fn co_cma_es_takes_the_papers_settings_and_offers_its_best_sample() {
     // A game without the paper's network gets its default n-tuple set.
     let kalah = Kalah::game(6, 4, false);
     assert_eq!(
-        EvolveConfig::for_game(Preset::CoCmaes, &kalah).network,
-        EvolveConfig::for_game(Preset::Td, &kalah).network
+        EvolveConfig::for_game(Preset::COCMAES, &kalah).network,
+        EvolveConfig::for_game(Preset::TD, &kalah).network
     );
 
     let dir = temp_dir("cocma-best");

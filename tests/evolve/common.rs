@@ -106,7 +106,7 @@ pub(crate) fn small_td() -> EvolveConfig {
         sparring_share: 0.5,
         candidates: 2,
         selection_games: 8,
-        ..EvolveConfig::for_game(Preset::Td, &Othello::start())
+        ..EvolveConfig::for_game(Preset::TD, &Othello::start())
     }
 }
 

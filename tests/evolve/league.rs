@@ -16,7 +16,7 @@ use crate::common::{run, small, temp_dir};
 fn league_plays_every_ordered_pair_and_awards_three_points_per_decided_game() {
     let config = EvolveConfig {
         population: 5,
-        ..small(Preset::Paper)
+        ..small(Preset::PAPER)
     };
     let topology = Topology::new(&[64, 8, 1]).unwrap();
     let networks: Vec<Arc<NeuralEvaluator>> = (0..5)
@@ -68,7 +68,7 @@ fn sparring_partners_add_their_games_to_fitness_on_openings_the_population_share
         sparring: vec!["random".to_string()],
         sparring_games: 4,
         depth: 1,
-        ..EvolveConfig::new(Preset::Cmaes)
+        ..EvolveConfig::new(Preset::CMAES)
     };
     let partners: Vec<Box<dyn evoboard::arena::Agent<Othello>>> = vec![
         "random"
@@ -128,7 +128,7 @@ fn against_greedy(population: usize) -> EvolveConfig {
         sparring_games: 20,
         league_opening_plies: 0,
         depth: 1,
-        ..EvolveConfig::new(Preset::Cmaes)
+        ..EvolveConfig::new(Preset::CMAES)
     }
 }
 
@@ -167,7 +167,7 @@ fn common_random_moves_give_copies_of_one_network_the_same_fitness() {
     assert!(mixed.iter().any(|&f| f != mixed[0]), "{mixed:?}");
     let no_partners = EvolveConfig {
         common_random_moves: true,
-        ..small(Preset::Modern)
+        ..small(Preset::MODERN)
     };
     assert!(
         no_partners
@@ -208,7 +208,7 @@ fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
     // The benchmark plays so too.
     let run_config = EvolveConfig {
         play_epsilon: 0.3,
-        ..small(Preset::Modern)
+        ..small(Preset::MODERN)
     };
     let (one, two, plain_dir) = (
         temp_dir("epsilon-t1"),
@@ -217,10 +217,10 @@ fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
     );
     let a = run(&run_config, &one, 1);
     assert_eq!(a, run(&run_config, &two, 2));
-    assert_ne!(a.0, run(&small(Preset::Modern), &plain_dir, 2).0);
+    assert_ne!(a.0, run(&small(Preset::MODERN), &plain_dir, 2).0);
     let out_of_range = EvolveConfig {
         play_epsilon: 1.5,
-        ..small(Preset::Modern)
+        ..small(Preset::MODERN)
     };
     assert!(
         out_of_range

@@ -11,7 +11,7 @@ use crate::common::{small, temp_dir};
 fn populations_are_capped_and_must_fit_in_memory_before_anything_is_allocated() {
     let huge = EvolveConfig {
         population: 10_000_000,
-        ..EvolveConfig::new(Preset::Modern)
+        ..EvolveConfig::new(Preset::MODERN)
     };
     assert!(huge.validate().is_err());
     let dir = temp_dir("huge");
@@ -20,7 +20,7 @@ fn populations_are_capped_and_must_fit_in_memory_before_anything_is_allocated() 
     let wide = EvolveConfig {
         population: 9_000,
         network: NetworkChoice::NTuple("logistello".to_string()),
-        ..EvolveConfig::new(Preset::Cmaes)
+        ..EvolveConfig::new(Preset::CMAES)
     };
     assert!(wide.validate().is_ok());
     let bytes = 4 * 167_265 + 65_536;
@@ -40,7 +40,7 @@ fn populations_are_capped_and_must_fit_in_memory_before_anything_is_allocated() 
     let league = EvolveConfig {
         population: 10_000,
         td_games: 1,
-        ..EvolveConfig::for_game(Preset::Ctdl, &Kalah::game(6, 4, false))
+        ..EvolveConfig::for_game(Preset::CTDL, &Kalah::game(6, 4, false))
     };
     assert!(league.validate().is_ok());
     let error = Evolution::create(Kalah::game(6, 4, false), league, &dir)
@@ -59,7 +59,7 @@ fn populations_are_capped_and_must_fit_in_memory_before_anything_is_allocated() 
 fn the_memory_bound_counts_every_copy_of_the_population_and_the_league() {
     let config = EvolveConfig {
         population: 100,
-        ..EvolveConfig::new(Preset::Modern)
+        ..EvolveConfig::new(Preset::MODERN)
     };
     let bound = |c: &EvolveConfig| c.memory_bound(2_773, 20_000, 0, 2);
     let bigger = |change: fn(&mut EvolveConfig)| {
@@ -91,7 +91,7 @@ fn the_memory_bound_counts_every_copy_of_the_population_and_the_league() {
 
 #[test]
 fn the_td_presets_need_learning_games() {
-    for preset in [Preset::Td, Preset::Ctdl] {
+    for preset in [Preset::TD, Preset::CTDL] {
         let config = EvolveConfig {
             td_games: 0,
             ..EvolveConfig::for_game(preset, &Othello::start())
@@ -103,19 +103,19 @@ fn the_td_presets_need_learning_games() {
         assert!(!dir.exists());
     }
     // The evolving presets learn by evolution alone by default.
-    assert!(small(Preset::Modern).validate().is_ok());
+    assert!(small(Preset::MODERN).validate().is_ok());
 }
 
 #[test]
 fn fitness_needs_the_league_or_sparring_games() {
     let alone = EvolveConfig {
         league: false,
-        ..EvolveConfig::new(Preset::Cmaes)
+        ..EvolveConfig::new(Preset::CMAES)
     };
     assert!(alone.validate().is_err());
     let no_partners = EvolveConfig {
         sparring_games: 4,
-        ..EvolveConfig::new(Preset::Cmaes)
+        ..EvolveConfig::new(Preset::CMAES)
     };
     assert!(no_partners.validate().is_err());
 }

@@ -12,7 +12,7 @@ use crate::common::{Quiet, outputs, run, small, temp_dir};
 
 #[test]
 fn resuming_from_any_checkpoint_reproduces_the_uninterrupted_run() {
-    let config = small(Preset::Modern);
+    let config = small(Preset::MODERN);
     let whole = temp_dir("whole");
     let expected = run(&config, &whole, 2);
     let parts = temp_dir("parts");
@@ -57,7 +57,7 @@ fn resume_refuses_inconsistent_checkpoints_and_repairs_derived_files() {
     let dir = temp_dir("inconsistent");
     let config = EvolveConfig {
         generations: 2,
-        ..small(Preset::Paper)
+        ..small(Preset::PAPER)
     };
     run(&config, &dir, 2);
     let path = dir.join("gen-00002.evo");
@@ -132,7 +132,7 @@ fn only_the_newest_checkpoints_are_kept_when_asked() {
     let dir = temp_dir("keep");
     let config = EvolveConfig {
         keep_checkpoints: Some(2),
-        ..small(Preset::Modern)
+        ..small(Preset::MODERN)
     };
     run(&config, &dir, 2);
     let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -179,7 +179,7 @@ fn a_setting_added_later_reads_as_its_default_from_older_files() {
         assert_eq!(removed, Some(serde_json::json!(1)));
         value
     };
-    let config = small(Preset::Modern);
+    let config = small(Preset::MODERN);
     let (whole, parts) = (temp_dir("older-whole"), temp_dir("older-parts"));
     let expected = run(&config, &whole, 2);
     run(

@@ -42,7 +42,7 @@ fn a_run_whose_learning_diverges_stops_with_its_last_good_checkpoint() {
 
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
-    for preset in [Preset::Paper, Preset::Modern] {
+    for preset in [Preset::PAPER, Preset::MODERN] {
         let config = small(preset);
         let (one, two) = (
             temp_dir(&format!("{preset}-t1")),
@@ -66,7 +66,7 @@ fn the_gate_stops_the_run() {
     let dir = temp_dir("gate");
     let config = EvolveConfig {
         gate: 0.0,
-        ..small(Preset::Paper)
+        ..small(Preset::PAPER)
     };
     let mut evolution = Evolution::create(Othello::start(), config, &dir).unwrap();
     evolution.run(&Quiet).unwrap();
@@ -84,7 +84,7 @@ fn a_gate_of_one_is_no_gate_and_old_stops_at_it_resume() {
     let config = EvolveConfig {
         gate: 1.0,
         generations: 1,
-        ..small(Preset::Paper)
+        ..small(Preset::PAPER)
     };
     assert!(!config.gate_passed_by(1.0));
     let gated = EvolveConfig {
@@ -118,7 +118,7 @@ fn a_gate_of_one_is_no_gate_and_old_stops_at_it_resume() {
 #[test]
 fn a_run_directory_is_written_by_one_process_at_a_time() {
     let dir = temp_dir("lock");
-    let config = small(Preset::Modern);
+    let config = small(Preset::MODERN);
     let running = Evolution::create(Othello::start(), config.clone(), &dir).unwrap();
     // A second writer, fresh or resuming, is refused while the first holds the run.
     let message = |result: Result<Evolution<Othello>, evoboard::evolve::EvolveError>| match result {
@@ -156,18 +156,18 @@ fn a_run_can_start_from_a_champion_of_its_own_network() {
     let source = temp_dir("start-source");
     let paper = EvolveConfig {
         generations: 1,
-        ..small(Preset::Paper)
+        ..small(Preset::PAPER)
     };
     run(&paper, &source, 2);
     let path = source.join("champion.evo");
     let champion = Champion::load_for(&path, &Othello::start()).unwrap();
     let from = |preset: Preset| EvolveConfig {
         start_from: Some(path.display().to_string()),
-        td_games: if preset == Preset::Td { 20 } else { 0 },
-        population: if preset == Preset::Td { 1 } else { 6 },
+        td_games: if preset == Preset::TD { 20 } else { 0 },
+        population: if preset == Preset::TD { 1 } else { 6 },
         ..small(preset)
     };
-    for preset in [Preset::Paper, Preset::Modern, Preset::Td, Preset::Cmaes] {
+    for preset in [Preset::PAPER, Preset::MODERN, Preset::TD, Preset::CMAES] {
         let dir = temp_dir(&format!("start-{preset}"));
         let evolution = Evolution::create(Othello::start(), from(preset), &dir).unwrap();
         let state = evolution.state();
@@ -184,10 +184,10 @@ fn a_run_can_start_from_a_champion_of_its_own_network() {
         std::fs::remove_dir_all(dir).unwrap();
     }
     // The run goes on from there, and the same settings make the same run.
-    let config = from(Preset::Modern);
+    let config = from(Preset::MODERN);
     let (one, two) = (temp_dir("start-run1"), temp_dir("start-run2"));
     assert_eq!(run(&config, &one, 1), run(&config, &two, 2));
-    let random_start = run(&small(Preset::Modern), &two.with_extension("random"), 2);
+    let random_start = run(&small(Preset::MODERN), &two.with_extension("random"), 2);
     assert_ne!(
         run(&config, &two.with_extension("again"), 2).0,
         random_start.0
@@ -196,7 +196,7 @@ fn a_run_can_start_from_a_champion_of_its_own_network() {
     let other = temp_dir("start-other");
     let wider = EvolveConfig {
         hidden: vec![9],
-        ..from(Preset::Modern)
+        ..from(Preset::MODERN)
     };
     let error = Evolution::create(Othello::start(), wider, &other)
         .err()
@@ -206,7 +206,7 @@ fn a_run_can_start_from_a_champion_of_its_own_network() {
         error.contains("start_from") && error.contains("its network is mlp 64-8-1"),
         "{error}"
     );
-    let kalah = Evolution::create(Kalah::game(6, 4, false), from(Preset::Modern), &other)
+    let kalah = Evolution::create(Kalah::game(6, 4, false), from(Preset::MODERN), &other)
         .err()
         .unwrap()
         .to_string();

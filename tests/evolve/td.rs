@@ -15,13 +15,13 @@ use crate::common::{
 
 #[test]
 fn the_learning_rate_decays_geometrically_over_its_generations_then_stays() {
-    let constant = EvolveConfig::new(Preset::Td);
+    let constant = EvolveConfig::new(Preset::TD);
     assert_eq!(constant.learning_rate_at(1), constant.learning_rate_at(40));
     let decaying = EvolveConfig {
         learning_rate: 0.01,
         learning_rate_end: Some(0.001),
         decay_generations: 11,
-        ..EvolveConfig::new(Preset::Td)
+        ..EvolveConfig::new(Preset::TD)
     };
     let close = |a: f32, b: f32| (a - b).abs() < 1e-7;
     assert!(close(decaying.learning_rate_at(1), 0.01));
@@ -116,7 +116,7 @@ fn ctdl_runs_select_among_td_learners_deterministically_and_resume_exactly() {
         depth: 1,
         seed: 17,
         selection_games: 4,
-        ..EvolveConfig::for_game(Preset::Ctdl, &Othello::start())
+        ..EvolveConfig::for_game(Preset::CTDL, &Othello::start())
     };
     let (one, two) = (temp_dir("ctdl-t1"), temp_dir("ctdl-t2"));
     let a = run(&config, &one, 1);
@@ -377,7 +377,7 @@ fn td_lambda_returns_blend_the_targets_down_the_game() {
     }
     let bad = EvolveConfig {
         td_lambda: 1.5,
-        ..EvolveConfig::new(Preset::Td)
+        ..EvolveConfig::new(Preset::TD)
     };
     assert!(bad.validate().is_err());
 }

@@ -60,7 +60,7 @@ fn a_learner_with_a_teacher_takes_on_the_teachers_values() {
     // A teacher needs learning games to teach in.
     let no_games = EvolveConfig {
         teacher: Some("teacher.evo".to_string()),
-        ..EvolveConfig::new(Preset::Modern)
+        ..EvolveConfig::new(Preset::MODERN)
     };
     assert!(no_games.validate().is_err());
 }
@@ -237,7 +237,7 @@ fn a_teacher_depth_needs_a_teacher_file_and_a_depth_in_range() {
             teacher: teacher.map(str::to_string),
             teacher_depth: depth,
             td_games: 10,
-            ..EvolveConfig::new(Preset::Td)
+            ..EvolveConfig::new(Preset::TD)
         }
         .validate()
         .err()
@@ -266,7 +266,7 @@ fn a_teacher_ranking_needs_a_teacher_file_and_a_temperature_in_range() {
             teacher: teacher.map(str::to_string),
             teacher_ranking: temperature,
             td_games: 10,
-            ..EvolveConfig::new(Preset::Td)
+            ..EvolveConfig::new(Preset::TD)
         }
         .validate()
         .err()
@@ -297,7 +297,7 @@ fn exact_teachers_are_named_right_and_offered_where_a_database_exists() {
             teacher: Some(teacher.to_string()),
             generations: 1,
             td_games: 10,
-            ..EvolveConfig::new(Preset::Td)
+            ..EvolveConfig::new(Preset::TD)
         };
         let dir = temp_dir("exact-teacher");
         let error = if othello {
