@@ -5,161 +5,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::champion::Champion;
-use crate::eval::neural::NeuralInput;
 use crate::evolve::EvolveError;
-use crate::evolve::cmaes::SepCma;
 use crate::evolve::config::EvolveConfig;
-use crate::evolve::population::Individual;
-use crate::evolve::stats::GenerationStats;
-use crate::nn::{Architecture, check_weights};
+pub use crate::evolve::state::{EvolutionState, LearnerState};
+use crate::nn::Architecture;
 use crate::persist::{self, FileKind, PersistError};
-use crate::rng::GameRng;
+
+mod format9;
 
 /// The largest `run.json` read: a run's settings and its network's layout take a few KiB.
 pub const MAX_RUN_JSON_BYTES: u64 = 1 << 20;
-
-/// Everything needed to continue a run exactly: written after every generation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EvolutionState {
-    /// Stored as JSON text, as in `run.json`: a setting added later, with its default,
-    /// leaves the checkpoints of earlier runs readable.
-    #[serde(with = "json_text")]
-    pub config: EvolveConfig,
-    pub architecture: Architecture,
-    /// Generations completed so far.
-    pub generation: u32,
-    /// The population of the next generation (after selection and mutation).
-    pub population: Vec<Individual>,
-    /// The generator of selection and mutation, as it stands after the last generation.
-    pub rng: GameRng,
-    /// Chromosomes of the most recent generation champions (modern preset).
-    pub hall_of_fame: Vec<Vec<f32>>,
-    pub history: Vec<GenerationStats>,
-    /// The best network so far (see [`crate::evolve::Evolution`] for how it is chosen).
-    pub champion: Option<Champion>,
-    /// The best benchmarked networks so far, best first (at most `config.candidates`).
-    pub candidates: Vec<Champion>,
-    /// The candidate chosen by the final re-evaluation, once the run has ended (a later
-    /// generation clears it).
-    pub selected: Option<Champion>,
-    /// True once a generation's best reached the gate: the run is complete.
-    pub gate_reached: bool,
-    /// CMA-ES: the search distribution the population was drawn from.
-    pub cma: Option<SepCma>,
-}
-
-impl EvolutionState {
-    /// The network the run offers as its champion: the one the final selection chose, or
-    /// until then the best benchmarked so far.
-    pub fn final_champion(&self) -> Option<&Champion> {
-        self.selected.as_ref().or(self.champion.as_ref())
-    }
-
-    /// Whether the run has nothing left to do: its budget spent or its gate reached, and
-    /// its final selection (if it has one) made.
-    pub fn is_complete(&self) -> bool {
-        let selection_done = self.selected.is_some() || self.config.selection_games == 0;
-        self.generations_done() && selection_done
-    }
-
-    /// Whether the last generation's benchmark passed the gate: what `gate_reached`
-    /// records, derived again on resume under the current rule.
-    pub fn last_benchmark_passes_gate(&self) -> bool {
-        self.history
-            .last()
-            .and_then(|last| last.benchmark.as_ref())
-            .is_some_and(|benchmark| self.config.gate_passed_by(benchmark.win_rate))
-    }
-
-    /// Whether no generation is left to play: the budget is spent or the gate reached.
-    pub fn generations_done(&self) -> bool {
-        self.generation >= self.config.generations || self.gate_reached
-    }
-
-    /// The champion, the final selection and the candidates.
-    fn champions(&self) -> impl Iterator<Item = &Champion> {
-        self.champion
-            .iter()
-            .chain(&self.selected)
-            .chain(&self.candidates)
-    }
-
-    /// Why the state's networks cannot be played, if one of its weights (or mutation
-    /// memories) is not usable (see [`crate::nn::usable_weight`]): checked when a checkpoint is read,
-    /// and after every generation, whose learning may have diverged.
-    pub fn check_weights(&self) -> Result<(), String> {
-        let individuals = self
-            .population
-            .iter()
-            .flat_map(|i| [&i.genes, &i.previous, &i.sigmas]);
-        let champions = self.champions().map(|c| &c.genes);
-        individuals
-            .chain(&self.hall_of_fame)
-            .chain(champions)
-            .try_for_each(|genes| check_weights(genes))
-    }
-
-    /// Checks a loaded state against itself, the game (`start`), the checkpoint's file
-    /// number and `run.json`: a file can be intact yet inconsistent, and evolution must
-    /// not start from nonsense. Returns what is wrong.
-    pub fn check<G: NeuralInput>(
-        &self,
-        start: &G,
-        file_generation: u32,
-        info: &RunInfo,
-    ) -> Result<(), String> {
-        let config = &self.config;
-        config.validate().map_err(|e| e.to_string())?;
-        let mut stored = info.config.clone();
-        stored.generations = config.generations;
-        stored.keep_checkpoints = config.keep_checkpoints;
-        stored.snapshots = config.snapshots;
-        if stored != *config || info.architecture != self.architecture {
-            return Err("its settings differ from run.json".to_string());
-        }
-        start.check_architecture(&self.architecture)?;
-        let genes = self.architecture.genes();
-        if self.generation != file_generation || self.history.len() != file_generation as usize {
-            return Err(format!("it does not hold generation {file_generation}"));
-        }
-        if self.population.len() != config.population {
-            return Err(format!(
-                "{} individuals, {} expected",
-                self.population.len(),
-                config.population
-            ));
-        }
-        let learner = config.preset.learner();
-        let (previous, sigmas) = learner.mutation_memory(config, genes);
-        learner.check_state(self)?;
-        let well_formed = |i: &Individual| {
-            i.genes.len() == genes && i.previous.len() == previous && i.sigmas.len() == sigmas
-        };
-        if !self.population.iter().all(well_formed) {
-            return Err("an individual's chromosome has the wrong length".to_string());
-        }
-        if self.hall_of_fame.len() > config.hall_of_fame
-            || self.hall_of_fame.iter().any(|g| g.len() != genes)
-        {
-            return Err("the hall of fame does not fit the run".to_string());
-        }
-        self.check_weights()?;
-        if self.candidates.len() > config.candidates {
-            return Err("it holds more candidates than the run keeps".to_string());
-        }
-        // The run saves every champion at its own depth and architecture.
-        for champion in self.champions() {
-            if champion.architecture != self.architecture || champion.depth != config.depth {
-                return Err("the champion or a candidate does not fit the run".to_string());
-            }
-            champion
-                .check(start)
-                .map_err(|reason| format!("the champion or a candidate: {reason}"))?;
-        }
-        Ok(())
-    }
-}
 
 /// `run.json`: what the run is, for people and for `--resume`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -285,9 +140,20 @@ impl RunDir {
     }
 }
 
-/// Reads a checkpoint file.
+/// Reads a checkpoint file, of this version or of version 9 (see [`format9`]).
 pub fn load_checkpoint(path: &Path, game: &str) -> Result<EvolutionState, PersistError> {
-    persist::load(path, FileKind::Checkpoint, game)
+    let bytes = persist::read(path)?;
+    let (version, payload) = persist::open(path, &bytes, FileKind::Checkpoint, game)?;
+    match version {
+        9 => format9::read(path, payload),
+        version if version == FileKind::Checkpoint.version() => {
+            persist::decode_payload(path, payload)
+        }
+        found => Err(PersistError::OlderVersion {
+            path: path.to_path_buf(),
+            found,
+        }),
+    }
 }
 
 /// The file of a run directory's lock (see [`RunLock`]).
@@ -334,28 +200,5 @@ impl RunLock {
         file.rewind().map_err(failed)?;
         writeln!(file, "{}", std::process::id()).map_err(failed)?;
         Ok(RunLock { _file: file })
-    }
-}
-
-/// Serde adapter writing a value as JSON text inside a binary payload: self-describing,
-/// so fields with defaults can be added without changing the payload's layout.
-mod json_text {
-    use serde::de::{DeserializeOwned, Error as _};
-    use serde::ser::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Serialize, S: Serializer>(
-        value: &T,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        let text = serde_json::to_string(value).map_err(S::Error::custom)?;
-        serializer.serialize_str(&text)
-    }
-
-    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<T, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        serde_json::from_str(&text).map_err(D::Error::custom)
     }
 }

@@ -57,14 +57,9 @@ impl EvolveConfig {
     ) -> usize {
         let chromosome = genes.saturating_mul(std::mem::size_of::<f32>());
         let learner = self.preset.learner();
-        let (previous, sigmas) = learner.mutation_memory(self, genes);
-        let individual = genes
-            .saturating_add(previous)
-            .saturating_add(sigmas)
-            .saturating_mul(std::mem::size_of::<f32>());
         let population = self
             .population
-            .saturating_mul(individual + 3 * std::mem::size_of::<Vec<f32>>());
+            .saturating_mul(chromosome + std::mem::size_of::<Vec<f32>>());
         let (learner_state, learner_update) = learner.state_bytes(self, genes);
         let kept = self
             .hall_of_fame

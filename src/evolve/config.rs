@@ -13,7 +13,7 @@ pub use crate::evolve::schema::{
 };
 
 /// The learner a run uses, by the name it is registered under
-/// ([`crate::evolve::learner::register`]): the six built-in learners, each described in its
+/// (`evolve::learner::register`): the six built-in learners, each described in its
 /// file under `evolve/learner/`, and any a program adds. Stored in `run.json` and
 /// checkpoints by name (runs written before learners could be added wrote the built-ins'
 /// names capitalised, `Td`, `CoCmaes`: they read as they were).

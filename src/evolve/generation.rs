@@ -33,6 +33,7 @@ impl<G: NamedEvaluators> Evolution<G> {
             // Checked before the generation is saved, so the last checkpoint stays usable.
             self.state
                 .check_weights()
+                .and_then(|()| self.state.config.preset.learner().check_state(&self.state))
                 .map_err(|reason| EvolveError::Unusable {
                     generation: self.state.generation,
                     reason,

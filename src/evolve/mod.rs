@@ -24,6 +24,7 @@ pub mod schema;
 pub mod selection;
 pub mod settings;
 mod setup;
+pub mod state;
 pub mod stats;
 
 pub use benchmark::{benchmark_specs, gating_benchmark};

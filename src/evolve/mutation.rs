@@ -1,10 +1,25 @@
-//! The two mutation operators.
+//! The two mutation operators, each over a chromosome with the memory it keeps.
 
 use rand::RngExt;
 use rand_distr::StandardNormal;
 
-use crate::evolve::population::Individual;
 use crate::rng::GameRng;
+
+/// A chromosome X(n) with X(n−1), the chromosome its lineage had before its last mutation
+/// (what [`momentum`] remembers).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lineage {
+    pub genes: Vec<f32>,
+    pub previous: Vec<f32>,
+}
+
+/// A chromosome with one self-adapted mutation step per gene (what [`self_adaptive`]
+/// remembers).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stepped {
+    pub genes: Vec<f32>,
+    pub sigmas: Vec<f32>,
+}
 
 /// The Othello ENN paper §2.4.1: X(n+1) = X(n) + r · p · (X(n) − X(n−1)).
 ///
@@ -15,7 +30,7 @@ use crate::rng::GameRng;
 ///   through cloning; after a mutation, X(n−1) becomes the pre-mutation X(n);
 /// - p is the same 0.05 that decides whether an offspring is mutated at all (the caller
 ///   draws that), so each mutation moves a gene by at most 5% of its last change.
-pub fn momentum(parent: &Individual, p: f64, rng: &mut GameRng) -> Individual {
+pub fn momentum(parent: &Lineage, p: f64, rng: &mut GameRng) -> Lineage {
     let p = p as f32;
     let genes = parent
         .genes
@@ -23,10 +38,9 @@ pub fn momentum(parent: &Individual, p: f64, rng: &mut GameRng) -> Individual {
         .zip(&parent.previous)
         .map(|(&now, &before)| now + rng.random::<f32>() * p * (now - before))
         .collect();
-    Individual {
+    Lineage {
         genes,
         previous: parent.genes.clone(),
-        sigmas: Vec::new(),
     }
 }
 
@@ -35,7 +49,7 @@ pub fn momentum(parent: &Individual, p: f64, rng: &mut GameRng) -> Individual {
 /// σᵢ, mutated first, σᵢ' = σᵢ · exp(τ · N(0,1)) with τ = 1 / √(2√n), then the gene,
 /// wᵢ' = wᵢ + σᵢ' · N(0,1). A new σᵢ' above `max_sigma` is cut to it: unbounded, the
 /// steps drift upwards generation after generation.
-pub fn self_adaptive(parent: &Individual, max_sigma: Option<f32>, rng: &mut GameRng) -> Individual {
+pub fn self_adaptive(parent: &Stepped, max_sigma: Option<f32>, rng: &mut GameRng) -> Stepped {
     let tau = 1.0 / (2.0 * (parent.genes.len() as f64).sqrt()).sqrt();
     let mut genes = Vec::with_capacity(parent.genes.len());
     let mut sigmas = Vec::with_capacity(parent.genes.len());
@@ -45,9 +59,5 @@ pub fn self_adaptive(parent: &Individual, max_sigma: Option<f32>, rng: &mut Game
         sigmas.push(step);
         genes.push(gene + step * rng.sample::<f32, _>(StandardNormal));
     }
-    Individual {
-        genes,
-        previous: Vec::new(),
-        sigmas,
-    }
+    Stepped { genes, sigmas }
 }

@@ -1,5 +1,5 @@
-//! Individuals (chromosomes plus what their mutation operator remembers) and the
-//! population measures.
+//! Individuals (chromosomes) and the population measures. What a learner remembers of
+//! each individual (its mutation memory) is the learner's own state (`LearnerState`).
 
 use serde::{Deserialize, Serialize};
 
@@ -8,21 +8,12 @@ use serde::{Deserialize, Serialize};
 pub struct Individual {
     /// The chromosome X(n) (layout: see [`crate::nn::Mlp`]).
     pub genes: Vec<f32>,
-    /// Paper preset: X(n−1), the chromosome this lineage had before its last mutation
-    /// (empty for the modern preset).
-    pub previous: Vec<f32>,
-    /// Modern preset: one self-adapted mutation step per gene (empty for the paper preset).
-    pub sigmas: Vec<f32>,
 }
 
 impl Individual {
-    /// A chromosome without mutation memory (TD learners, CMA-ES samples).
+    /// The individual of chromosome `genes`.
     pub fn plain(genes: Vec<f32>) -> Individual {
-        Individual {
-            genes,
-            previous: Vec::new(),
-            sigmas: Vec::new(),
-        }
+        Individual { genes }
     }
 }
 

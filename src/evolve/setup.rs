@@ -9,13 +9,14 @@ use std::path::Path;
 use crate::arena::{Agent, AgentSpec, random_openings};
 use crate::champion::Champion;
 use crate::eval::NamedEvaluators;
+use crate::eval::neural::NeuralInput;
 use crate::learn::teacher::{ExactLateTeacher, NetworkTeacher, SearchTeacher, Teacher};
 use crate::nn::{Architecture, Topology};
 use crate::persist::PersistError;
 use crate::rng::rng_for;
 
 use super::benchmark::benchmark_opponents;
-use super::checkpoint::{EvolutionState, RunDir, RunLock};
+use super::checkpoint::{EvolutionState, RunDir, RunInfo, RunLock};
 use super::config::{ConfigError, EXACT_TEACHER, EvolveConfig, NetworkChoice, TeacherSpec};
 use super::schema::mark;
 use super::{EVOLVE_STREAM, Evolution, EvolveError, RunFiles, learner, stats};
@@ -285,11 +286,13 @@ fn initial_state(
     first: Option<&[f32]>,
 ) -> EvolutionState {
     let mut rng = rng_for(config.seed, &[EVOLVE_STREAM]);
-    let learner::Founders { population, cma } =
-        config
-            .preset
-            .learner()
-            .founders(&config, &architecture, first, &mut rng);
+    let learner::Founders {
+        population,
+        state: learner_state,
+    } = config
+        .preset
+        .learner()
+        .founders(&config, &architecture, first, &mut rng);
     EvolutionState {
         config,
         architecture,
@@ -302,7 +305,7 @@ fn initial_state(
         candidates: Vec::new(),
         selected: None,
         gate_reached: false,
-        cma,
+        learner_state,
     }
 }
 
@@ -370,4 +373,60 @@ fn sparring_partners<G: NamedEvaluators>(
         .iter()
         .map(|spec| Ok(spec.parse::<AgentSpec>()?.build(start)?))
         .collect()
+}
+
+impl EvolutionState {
+    /// Checks a loaded state against itself, the game (`start`), the checkpoint's file
+    /// number, `run.json` and its learner: a file can be intact yet inconsistent, and
+    /// evolution must not start from nonsense. Returns what is wrong.
+    pub fn check<G: NeuralInput>(
+        &self,
+        start: &G,
+        file_generation: u32,
+        info: &RunInfo,
+    ) -> Result<(), String> {
+        let config = &self.config;
+        config.validate().map_err(|e| e.to_string())?;
+        let mut stored = info.config.clone();
+        stored.generations = config.generations;
+        stored.keep_checkpoints = config.keep_checkpoints;
+        stored.snapshots = config.snapshots;
+        if stored != *config || info.architecture != self.architecture {
+            return Err("its settings differ from run.json".to_string());
+        }
+        start.check_architecture(&self.architecture)?;
+        let genes = self.architecture.genes();
+        if self.generation != file_generation || self.history.len() != file_generation as usize {
+            return Err(format!("it does not hold generation {file_generation}"));
+        }
+        if self.population.len() != config.population {
+            return Err(format!(
+                "{} individuals, {} expected",
+                self.population.len(),
+                config.population
+            ));
+        }
+        if self.population.iter().any(|i| i.genes.len() != genes) {
+            return Err("an individual's chromosome has the wrong length".to_string());
+        }
+        if self.hall_of_fame.len() > config.hall_of_fame
+            || self.hall_of_fame.iter().any(|g| g.len() != genes)
+        {
+            return Err("the hall of fame does not fit the run".to_string());
+        }
+        self.check_weights()?;
+        if self.candidates.len() > config.candidates {
+            return Err("it holds more candidates than the run keeps".to_string());
+        }
+        // The run saves every champion at its own depth and architecture.
+        for champion in self.champions() {
+            if champion.architecture != self.architecture || champion.depth != config.depth {
+                return Err("the champion or a candidate does not fit the run".to_string());
+            }
+            champion
+                .check(start)
+                .map_err(|reason| format!("the champion or a candidate: {reason}"))?;
+        }
+        config.preset.learner().check_state(self)
+    }
 }

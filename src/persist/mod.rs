@@ -35,11 +35,13 @@ pub const MAGIC: &[u8; 8] = b"EVOBOARD";
 /// only, whether TD learns from exploring moves; version 7, of checkpoints only, the TD
 /// batch; version 8, of checkpoints only, whether TD learns symmetric images; version 9, of
 /// checkpoints only, the network a run starts from, with the run's settings kept as JSON
-/// text (a setting added later, with its default, no longer needs a new version).
-/// Champions of every earlier version load; checkpoints only of their current one (before
+/// text (a setting added later, with its default, no longer needs a new version); version
+/// 10, of checkpoints only, the learner's own state as one opaque field instead of each
+/// individual's mutation memory and CMA-ES's distribution.
+/// Champions of every earlier version load; checkpoints of versions 9 and 10 (before
 /// version 9 their settings were laid out field by field, so a new setting moved every
 /// later byte).
-pub const CHECKPOINT_VERSION: u32 = 9;
+pub const CHECKPOINT_VERSION: u32 = 10;
 /// See [`CHECKPOINT_VERSION`]: champions are still written as version 3, so that files of
 /// the same network stay byte for byte the same.
 pub const CHAMPION_VERSION: u32 = 3;

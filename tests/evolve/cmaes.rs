@@ -146,7 +146,7 @@ fn co_cma_es_takes_the_papers_settings_and_offers_its_best_sample() {
     let mut evolution = Evolution::create(Othello::start(), small_cocmaes(1, 5), &dir).unwrap();
     let state = evolution.state();
     let samples: Vec<Vec<f32>> = state.population.iter().map(|i| i.genes.clone()).collect();
-    let first_mean = state.cma.as_ref().unwrap().mean.clone();
+    let first_mean = state.learner_state.read::<SepCma>().unwrap().mean;
     // The first mean is a random network, each weight in [−0.1, 0.1] ...
     assert!(first_mean.iter().all(|m| m.abs() <= 0.1));
     assert!(first_mean.iter().filter(|&&m| m != 0.0).count() > first_mean.len() / 2);
@@ -166,7 +166,7 @@ fn co_cma_es_takes_the_papers_settings_and_offers_its_best_sample() {
         "the generation offers one of its samples"
     );
     assert_eq!(champion.fitness, state.history[0].fitness_max);
-    let cma = state.cma.as_ref().unwrap();
+    let cma: SepCma = state.learner_state.read().unwrap();
     assert_ne!(cma.mean, first_mean, "the distribution moved");
     assert!(cma.mean_genes() != champion.genes);
     std::fs::remove_dir_all(dir).unwrap();

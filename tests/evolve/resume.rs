@@ -3,8 +3,7 @@
 
 use evoboard::Othello;
 use evoboard::evolve::Evolution;
-use evoboard::evolve::checkpoint::EvolutionState;
-use evoboard::evolve::cmaes::SepCma;
+use evoboard::evolve::checkpoint::{EvolutionState, LearnerState};
 use evoboard::evolve::config::{EvolveConfig, Preset};
 use evoboard::evolve::population::Individual;
 
@@ -96,7 +95,9 @@ fn resume_refuses_inconsistent_checkpoints_and_repairs_derived_files() {
     nan_individual.population[2].genes[5] = f32::NAN;
     assert!(resume_error(&nan_individual).contains("weight 5"));
     let mut infinite_memory = original.clone();
-    infinite_memory.population[0].previous[1] = f32::INFINITY;
+    let mut previous: Vec<Vec<f32>> = original.learner_state.read().unwrap();
+    previous[0][1] = f32::INFINITY;
+    infinite_memory.learner_state = LearnerState::of(&previous);
     assert!(resume_error(&infinite_memory).contains("weight 1"));
     let mut nan_champion = original.clone();
     nan_champion.champion.as_mut().unwrap().genes[0] = f32::NAN;
@@ -171,7 +172,7 @@ fn a_setting_added_later_reads_as_its_default_from_older_files() {
         candidates: &'a [Champion],
         selected: &'a Option<Champion>,
         gate_reached: bool,
-        cma: &'a Option<SepCma>,
+        learner_state: &'a LearnerState,
     }
     let without_setting = |value: serde_json::Value| {
         let mut value = value;
@@ -204,7 +205,7 @@ fn a_setting_added_later_reads_as_its_default_from_older_files() {
         candidates: &state.candidates,
         selected: &state.selected,
         gate_reached: state.gate_reached,
-        cma: &state.cma,
+        learner_state: &state.learner_state,
     };
     save(&path, FileKind::Checkpoint, "othello", &older).unwrap();
     let run_json = parts.join("run.json");
@@ -219,4 +220,69 @@ fn a_setting_added_later_reads_as_its_default_from_older_files() {
     for dir in [whole, parts] {
         std::fs::remove_dir_all(dir).unwrap();
     }
+}
+
+/// Runs stopped by the last build whose checkpoints carried each individual's mutation
+/// memory and CMA-ES's distribution (format version 9, committed under
+/// `tests/data/format-9/`: a Kalah run of each kind after one of two generations) resume
+/// into exactly the run a fresh start plays today: the same statistics, the same champion
+/// and the same checkpoint of generation 2. The paper run's `run.json` names its preset as
+/// those builds did (`Paper`).
+#[test]
+fn checkpoints_of_format_9_resume_exactly() {
+    use evoboard::evolve::checkpoint::RunDir;
+    use evoboard::games::mancala::Kalah;
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/format-9");
+    for preset in ["paper", "modern", "cmaes", "td"] {
+        let stopped = temp_dir(&format!("format-9-{preset}"));
+        std::fs::create_dir_all(&stopped).unwrap();
+        for entry in std::fs::read_dir(fixtures.join(preset)).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, stopped.join(path.file_name().unwrap())).unwrap();
+        }
+        let info = RunDir {
+            dir: stopped.clone(),
+        }
+        .read_info()
+        .unwrap();
+        let mut resumed = Evolution::resume(Kalah::game(6, 4, false), &stopped, Some(2)).unwrap();
+        resumed.run(&Quiet).unwrap();
+        let fresh = temp_dir(&format!("format-9-{preset}-fresh"));
+        let config = EvolveConfig {
+            generations: 2,
+            ..info.config
+        };
+        let mut evolution = Evolution::create(Kalah::game(6, 4, false), config, &fresh).unwrap();
+        evolution.run(&Quiet).unwrap();
+        assert_eq!(outputs(&stopped, 2), outputs(&fresh, 2), "{preset}");
+        for dir in [stopped, fresh] {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+    }
+}
+
+/// Every run shipped in the repository (`populations/`, and the runs of `experiments/results/`)
+/// still reads and passes today's checks of its settings: learners, names and bounds that
+/// changed since it was made keep it valid.
+#[test]
+fn every_shipped_run_reads_and_its_settings_pass_todays_checks() {
+    use evoboard::evolve::checkpoint::read_run_info;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pending = vec![root.join("populations"), root.join("experiments/results")];
+    let mut checked = 0;
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.file_name().is_some_and(|name| name == "run.json") {
+                let info = read_run_info(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+                info.config
+                    .validate()
+                    .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 100, "{checked} runs");
 }

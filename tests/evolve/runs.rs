@@ -4,6 +4,7 @@
 use evoboard::Othello;
 use evoboard::evolve::Evolution;
 use evoboard::evolve::checkpoint::EvolutionState;
+use evoboard::evolve::cmaes::SepCma;
 use evoboard::evolve::config::{EvolveConfig, Preset};
 use evoboard::games::mancala::Kalah;
 
@@ -171,7 +172,7 @@ fn a_run_can_start_from_a_champion_of_its_own_network() {
         let dir = temp_dir(&format!("start-{preset}"));
         let evolution = Evolution::create(Othello::start(), from(preset), &dir).unwrap();
         let state = evolution.state();
-        match &state.cma {
+        match &state.learner_state.read::<SepCma>().ok() {
             Some(cma) => {
                 assert_eq!(cma.mean_genes(), champion.genes);
                 assert!(state.population.iter().all(|i| i.genes != champion.genes));

@@ -1,7 +1,7 @@
 //! Selection and mutation: ranking and roulette, momentum and self-adaptive mutation
 //! (bounded or not), and the population's diversity.
 
-use evoboard::evolve::mutation::{momentum, self_adaptive};
+use evoboard::evolve::mutation::{Lineage, Stepped, momentum, self_adaptive};
 use evoboard::evolve::population::{Individual, diversity};
 use evoboard::evolve::selection::{ranking, roulette};
 use evoboard::rng::rng_for;
@@ -31,10 +31,9 @@ fn ranking_breaks_ties_by_index_and_roulette_follows_fitness() {
 
 #[test]
 fn momentum_mutation_moves_each_gene_by_r_p_times_its_last_change() {
-    let parent = Individual {
+    let parent = Lineage {
         genes: vec![1.0, -2.0, 0.5, 3.0],
         previous: vec![0.0, -1.0, 0.5, 5.0],
-        sigmas: vec![],
     };
     let p = 0.05;
     let child = momentum(&parent, p, &mut rng_for(2, &[]));
@@ -54,9 +53,8 @@ fn momentum_mutation_moves_each_gene_by_r_p_times_its_last_change() {
 
 #[test]
 fn self_adaptive_mutation_changes_every_gene_and_keeps_steps_positive() {
-    let parent = Individual {
+    let parent = Stepped {
         genes: vec![0.0; 500],
-        previous: vec![],
         sigmas: vec![0.05; 500],
     };
     let child = self_adaptive(&parent, None, &mut rng_for(3, &[]));
@@ -69,11 +67,7 @@ fn self_adaptive_mutation_changes_every_gene_and_keeps_steps_positive() {
 
 #[test]
 fn diversity_is_the_mean_pairwise_distance() {
-    let ind = |genes: Vec<f32>| Individual {
-        genes,
-        previous: vec![],
-        sigmas: vec![],
-    };
+    let ind = Individual::plain;
     let population = [
         ind(vec![0.0, 0.0]),
         ind(vec![3.0, 4.0]),
@@ -87,9 +81,8 @@ fn diversity_is_the_mean_pairwise_distance() {
 #[test]
 fn bounded_self_adaptive_steps_never_pass_the_bound_however_long_they_drift() {
     let mut rng = rng_for(5, &[]);
-    let mut lineage = Individual {
+    let mut lineage = Stepped {
         genes: vec![0.0; 200],
-        previous: vec![],
         sigmas: vec![0.01; 200],
     };
     let mut unbounded = lineage.clone();

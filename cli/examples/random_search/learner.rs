@@ -6,7 +6,7 @@ use rand::RngExt;
 
 use evoboard::evolve::checkpoint::EvolutionState;
 use evoboard::evolve::config::EvolveConfig;
-use evoboard::evolve::learner::{Founders, Kind, Learner, PopulationLearner};
+use evoboard::evolve::learner::{Founders, Kind, Learner, LearnerState, PopulationLearner};
 use evoboard::evolve::population::Individual;
 use evoboard::nn::{Architecture, nguyen_widrow};
 use evoboard::rng::GameRng;
@@ -57,7 +57,7 @@ impl Learner for RandomSearch {
             .collect();
         Founders {
             population,
-            cma: None,
+            state: LearnerState::default(),
         }
     }
 }

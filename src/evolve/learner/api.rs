@@ -4,7 +4,7 @@
 use rand::RngExt;
 
 use crate::evolve::checkpoint::EvolutionState;
-use crate::evolve::cmaes::SepCma;
+pub use crate::evolve::checkpoint::LearnerState;
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::population::Individual;
 use crate::evolve::schema::ConfigError;
@@ -23,10 +23,10 @@ pub struct GameDefaults<'a> {
     pub learning_opening_plies: u32,
 }
 
-/// A generation-0 population, and the search distribution it was drawn from (CMA-ES).
+/// A generation-0 population, and the learner's state that goes with it.
 pub struct Founders {
     pub population: Vec<Individual>,
-    pub cma: Option<SepCma>,
+    pub state: LearnerState,
 }
 
 /// One way of learning an evaluator, as a preset names it.
@@ -59,14 +59,8 @@ pub trait Learner: Sync {
         Ok(())
     }
 
-    /// Chromosome-sized vectors each individual keeps besides its genes: its mutation
-    /// memory (X(n−1) for the paper's mutation, step sizes for the modern strategy).
-    fn mutation_memory(&self, _config: &EvolveConfig, _genes: usize) -> (usize, usize) {
-        (0, 0)
-    }
-
-    /// Bytes of the learner's own state and of its update at the end of a generation (for
-    /// [`EvolveConfig::memory_bound`]).
+    /// Bytes of the learner's own state (decoded) and of its update at the end of a
+    /// generation (for [`EvolveConfig::memory_bound`]).
     fn state_bytes(&self, _config: &EvolveConfig, _genes: usize) -> (usize, usize) {
         (0, 0)
     }
@@ -81,12 +75,13 @@ pub trait Learner: Sync {
         rng: &mut GameRng,
     ) -> Founders;
 
-    /// Why a checkpoint's learner state cannot be this learner's, if it cannot (its
-    /// individuals' mutation memory is checked from [`Learner::mutation_memory`]).
+    /// Why the learner's state in `state` cannot be this learner's for its population, or
+    /// holds a weight no network can use, if so: checked when a checkpoint is read and after
+    /// every generation. A learner without state has an empty one.
     fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
-        match state.cma {
-            None => Ok(()),
-            Some(_) => Err("its CMA-ES state does not fit the run".to_string()),
+        match state.learner_state.is_empty() {
+            true => Ok(()),
+            false => Err("it holds a learner's state its learner does not keep".to_string()),
         }
     }
 
@@ -152,4 +147,76 @@ pub(super) fn founder_network(
 /// the hybrid keep.
 pub(super) fn survivors(size: usize) -> usize {
     size.div_ceil(2)
+}
+
+/// Generation 0 of a learner that remembers one chromosome-sized vector per individual
+/// (the paper's X(n−1), the modern strategy's steps): each founder's network (the run's
+/// first network, else a random one), then its memory, drawn by `memory` from it.
+pub(super) fn founders_with_memory(
+    config: &EvolveConfig,
+    architecture: &Architecture,
+    first: Option<&[f32]>,
+    rng: &mut GameRng,
+    mut memory: impl FnMut(&[f32], &mut GameRng) -> Vec<f32>,
+) -> Founders {
+    let (population, memories): (Vec<Individual>, Vec<Vec<f32>>) = (0..config.population)
+        .map(|_| {
+            let genes = founder_network(first, architecture, rng);
+            let memory = memory(&genes, rng);
+            (Individual::plain(genes), memory)
+        })
+        .unzip();
+    Founders {
+        population,
+        state: LearnerState::of(&memories),
+    }
+}
+
+/// Each individual of such a learner with its memory, `(genes, memory)`.
+pub(super) fn with_memories(state: &EvolutionState) -> Vec<(Vec<f32>, Vec<f32>)> {
+    let memories = memories(state).expect("the learner's state was checked");
+    state
+        .population
+        .iter()
+        .map(|i| i.genes.clone())
+        .zip(memories)
+        .collect()
+}
+
+/// The next population of such a learner from `next`, `(genes, memory)` each, its
+/// memories kept as the learner's state.
+pub(super) fn renewed(
+    state: &mut EvolutionState,
+    next: Vec<(Vec<f32>, Vec<f32>)>,
+) -> Vec<Individual> {
+    let (genes, memories): (Vec<Vec<f32>>, Vec<Vec<f32>>) = next.into_iter().unzip();
+    state.learner_state = LearnerState::of(&memories);
+    genes.into_iter().map(Individual::plain).collect()
+}
+
+/// The memories of such a learner's state, checked against the population they go with.
+fn memories(state: &EvolutionState) -> Result<Vec<Vec<f32>>, String> {
+    let memories: Vec<Vec<f32>> = state.learner_state.read()?;
+    let genes = state.architecture.genes();
+    if memories.len() != state.population.len() || memories.iter().any(|m| m.len() != genes) {
+        return Err("its individuals' mutation memory does not fit the run".to_string());
+    }
+    memories
+        .iter()
+        .try_for_each(|memory| crate::nn::check_weights(memory))?;
+    Ok(memories)
+}
+
+/// Why such a learner's state does not fit, if it does not.
+pub(super) fn check_memories(state: &EvolutionState) -> Result<(), String> {
+    memories(state).map(|_| ())
+}
+
+/// Bytes of one chromosome-sized vector per individual, as a learner's state: held, and
+/// while a generation ends, read once more and made anew.
+pub(super) fn memory_bytes(config: &EvolveConfig, genes: usize) -> (usize, usize) {
+    let memory = config
+        .population
+        .saturating_mul(genes.saturating_mul(std::mem::size_of::<f32>()) + 24);
+    (memory, memory.saturating_mul(2))
 }

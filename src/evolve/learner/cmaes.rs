@@ -2,7 +2,7 @@
 //! Gaussian search distribution whose mean, step size and per-weight scales adapt to the
 //! ranking of each generation's samples, so steps stay bounded by design.
 
-use super::api::{Founders, GameDefaults, Kind, Learner, PopulationLearner};
+use super::api::{Founders, GameDefaults, Kind, Learner, LearnerState, PopulationLearner};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::cmaes::SepCma;
 use crate::evolve::config::EvolveConfig;
@@ -65,8 +65,8 @@ impl Learner for Cmaes {
     }
 
     fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
-        match &state.cma {
-            Some(cma) if cma.fits(state.architecture.genes()) => Ok(()),
+        match state.learner_state.read::<SepCma>() {
+            Ok(cma) if cma.fits(state.architecture.genes()) => Ok(()),
             _ => Err("its CMA-ES state does not fit the run".to_string()),
         }
     }
@@ -85,11 +85,9 @@ impl PopulationLearner for Cmaes {
             .iter()
             .map(|i| i.genes.as_slice())
             .collect();
-        let cma = state
-            .cma
-            .as_mut()
-            .expect("a CMA-ES run has its distribution");
+        let mut cma = distribution(state);
         cma.update(&samples, ranked, state.config.mean_rate);
+        state.learner_state = LearnerState::of(&cma);
         cma.mean_genes()
     }
 
@@ -100,11 +98,8 @@ impl PopulationLearner for Cmaes {
         _fitness: &[f64],
         _ranked: &[usize],
     ) -> Vec<Individual> {
-        let cma = state
-            .cma
-            .as_ref()
-            .expect("a CMA-ES run has its distribution");
-        samples(cma, state.population.len(), &mut state.rng)
+        let cma = distribution(state);
+        samples(&cma, state.population.len(), &mut state.rng)
     }
 }
 
@@ -121,8 +116,16 @@ pub(super) fn founders_around(
     );
     Founders {
         population: samples(&cma, config.population, rng),
-        cma: Some(cma),
+        state: LearnerState::of(&cma),
     }
+}
+
+/// The search distribution of a CMA-ES learner's state (checked when it was read).
+fn distribution(state: &EvolutionState) -> SepCma {
+    state
+        .learner_state
+        .read()
+        .expect("a CMA-ES run's distribution was checked")
 }
 
 fn samples(cma: &SepCma, count: usize, rng: &mut GameRng) -> Vec<Individual> {

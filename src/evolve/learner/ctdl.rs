@@ -2,7 +2,9 @@
 //! learners; after each generation's learning a league ranks them, the better half
 //! survives and copies of it replace the worse half (their weights carried over).
 
-use super::api::{Founders, GameDefaults, Kind, Learner, PopulationLearner, survivors};
+use super::api::{
+    Founders, GameDefaults, Kind, Learner, LearnerState, PopulationLearner, survivors,
+};
 use super::td;
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::EvolveConfig;
@@ -49,7 +51,7 @@ impl Learner for Ctdl {
     ) -> Founders {
         Founders {
             population: td::learners(config, architecture, first, rng),
-            cma: None,
+            state: LearnerState::default(),
         }
     }
 }

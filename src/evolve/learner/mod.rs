@@ -8,9 +8,8 @@
 //! Adding a learner: a file here implementing [`Learner`] and its line in `BUILT_IN`; or,
 //! from a program of one's own, a call to [`register`] before the command line is parsed
 //! (`examples/random_search.rs`). Its name becomes a preset of every front end, and
-//! `evolve --help` lists it with its defaults. The state a learner keeps between
-//! generations lives in the checkpoint: its individuals (genes and mutation memory) and,
-//! for CMA-ES, its search distribution.
+//! `evolve --help` lists it with its defaults. What a learner keeps between generations
+//! besides its population is its own [`LearnerState`], which every checkpoint holds.
 
 mod api;
 mod cmaes;
@@ -22,7 +21,7 @@ mod td;
 
 use std::sync::RwLock;
 
-pub use api::{Founders, GameDefaults, Kind, Learner, PopulationLearner};
+pub use api::{Founders, GameDefaults, Kind, Learner, LearnerState, PopulationLearner};
 
 use crate::eval::neural::NeuralInput;
 use crate::evolve::config::{DEFAULT_TD_BATCH, EvolveConfig, NetworkChoice, Preset};

@@ -2,10 +2,13 @@
 //! 2005 style): the better half survives unchanged and each survivor has one mutated
 //! offspring; past champions join the league as a hall of fame.
 
-use super::api::{Founders, Kind, Learner, PopulationLearner, founder_network, survivors};
+use super::api::{
+    Founders, Kind, Learner, PopulationLearner, check_memories, founders_with_memory, memory_bytes,
+    renewed, survivors, with_memories,
+};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::EvolveConfig;
-use crate::evolve::mutation;
+use crate::evolve::mutation::{self, Stepped};
 use crate::evolve::population::Individual;
 use crate::nn::Architecture;
 use crate::rng::GameRng;
@@ -39,8 +42,13 @@ impl Learner for Modern {
         Kind::Population(self)
     }
 
-    fn mutation_memory(&self, _config: &EvolveConfig, genes: usize) -> (usize, usize) {
-        (0, genes)
+    /// Each individual's steps.
+    fn state_bytes(&self, config: &EvolveConfig, genes: usize) -> (usize, usize) {
+        memory_bytes(config, genes)
+    }
+
+    fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
+        check_memories(state)
     }
 
     /// Each founder starts with every step size at `initial_sigma` (from a run's first
@@ -52,20 +60,9 @@ impl Learner for Modern {
         first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders {
-        let population = (0..config.population)
-            .map(|_| {
-                let genes = founder_network(first, architecture, rng);
-                Individual {
-                    sigmas: vec![config.initial_sigma; genes.len()],
-                    genes,
-                    previous: Vec::new(),
-                }
-            })
-            .collect();
-        Founders {
-            population,
-            cma: None,
-        }
+        founders_with_memory(config, architecture, first, rng, |genes, _| {
+            vec![config.initial_sigma; genes.len()]
+        })
     }
 }
 
@@ -79,17 +76,22 @@ impl PopulationLearner for Modern {
         _fitness: &[f64],
         ranked: &[usize],
     ) -> Vec<Individual> {
-        let (config, population, rng) = (&state.config, &state.population, &mut state.rng);
-        let kept = survivors(population.len());
-        let mut next: Vec<Individual> = ranked[..kept]
-            .iter()
-            .map(|&i| population[i].clone())
+        let stepped: Vec<Stepped> = with_memories(state)
+            .into_iter()
+            .map(|(genes, sigmas)| Stepped { genes, sigmas })
             .collect();
+        let (config, rng) = (&state.config, &mut state.rng);
+        let kept = survivors(stepped.len());
+        let mut next: Vec<Stepped> = ranked[..kept].iter().map(|&i| stepped[i].clone()).collect();
         let bound = config.sigma_bound.map(|b| b * config.initial_sigma);
-        for k in 0..population.len() - kept {
-            let parent = &population[ranked[k % kept]];
-            next.push(mutation::self_adaptive(parent, bound, rng));
+        for k in 0..stepped.len() - kept {
+            next.push(mutation::self_adaptive(
+                &stepped[ranked[k % kept]],
+                bound,
+                rng,
+            ));
         }
-        next
+        let next = next.into_iter().map(|s| (s.genes, s.sigmas)).collect();
+        renewed(state, next)
     }
 }

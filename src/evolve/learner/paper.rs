@@ -3,11 +3,15 @@
 
 use rand::RngExt;
 
-use super::api::{Founders, Kind, Learner, PopulationLearner, founder_network, random_network};
+use super::api::{
+    Founders, Kind, Learner, PopulationLearner, check_memories, founders_with_memory, memory_bytes,
+    random_network, renewed, with_memories,
+};
 use crate::evolve::checkpoint::EvolutionState;
 use crate::evolve::config::EvolveConfig;
+use crate::evolve::mutation::{self, Lineage};
 use crate::evolve::population::Individual;
-use crate::evolve::{mutation, selection};
+use crate::evolve::selection;
 use crate::nn::Architecture;
 use crate::rng::GameRng;
 
@@ -26,8 +30,13 @@ impl Learner for Paper {
         Kind::Population(self)
     }
 
-    fn mutation_memory(&self, _config: &EvolveConfig, genes: usize) -> (usize, usize) {
-        (genes, 0)
+    /// X(n−1) of each individual.
+    fn state_bytes(&self, config: &EvolveConfig, genes: usize) -> (usize, usize) {
+        memory_bytes(config, genes)
+    }
+
+    fn check_state(&self, state: &EvolutionState) -> Result<(), String> {
+        check_memories(state)
     }
 
     /// Generation 0 has no X(n−1). We draw it as a second, independent network, so that
@@ -41,20 +50,9 @@ impl Learner for Paper {
         first: Option<&[f32]>,
         rng: &mut GameRng,
     ) -> Founders {
-        let population = (0..config.population)
-            .map(|_| {
-                let genes = founder_network(first, architecture, rng);
-                Individual {
-                    previous: random_network(architecture, rng),
-                    genes,
-                    sigmas: Vec::new(),
-                }
-            })
-            .collect();
-        Founders {
-            population,
-            cma: None,
-        }
+        founders_with_memory(config, architecture, first, rng, |_, rng| {
+            random_network(architecture, rng)
+        })
     }
 }
 
@@ -67,19 +65,24 @@ impl PopulationLearner for Paper {
         fitness: &[f64],
         ranked: &[usize],
     ) -> Vec<Individual> {
-        let (config, population, rng) = (&state.config, &state.population, &mut state.rng);
-        let mut next: Vec<Individual> = ranked[..config.elitism]
-            .iter()
-            .map(|&i| population[i].clone())
+        let lineages: Vec<Lineage> = with_memories(state)
+            .into_iter()
+            .map(|(genes, previous)| Lineage { genes, previous })
             .collect();
-        while next.len() < population.len() {
-            let parent = &population[selection::roulette(fitness, rng)];
+        let (config, rng) = (&state.config, &mut state.rng);
+        let mut next: Vec<Lineage> = ranked[..config.elitism]
+            .iter()
+            .map(|&i| lineages[i].clone())
+            .collect();
+        while next.len() < lineages.len() {
+            let parent = &lineages[selection::roulette(fitness, rng)];
             next.push(if rng.random_bool(config.mutation_probability) {
                 mutation::momentum(parent, config.mutation_probability, rng)
             } else {
                 parent.clone()
             });
         }
-        next
+        let next = next.into_iter().map(|l| (l.genes, l.previous)).collect();
+        renewed(state, next)
     }
 }

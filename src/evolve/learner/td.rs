@@ -1,7 +1,7 @@
 //! Temporal-difference learning: one network learns from its own games (and games against
 //! sparring partners or a teacher's values) by TD(λ); no population, no selection.
 
-use super::api::{Founders, GameDefaults, Kind, Learner, random_network};
+use super::api::{Founders, GameDefaults, Kind, Learner, LearnerState, random_network};
 use crate::evolve::config::{EvolveConfig, NetworkChoice};
 use crate::evolve::population::Individual;
 use crate::evolve::schema::{ConfigError, mark};
@@ -54,7 +54,7 @@ impl Learner for Td {
     ) -> Founders {
         Founders {
             population: learners(config, architecture, first, rng),
-            cma: None,
+            state: LearnerState::default(),
         }
     }
 }
