@@ -6,9 +6,11 @@ use rand::RngExt;
 
 use evoboard::evolve::checkpoint::EvolutionState;
 use evoboard::evolve::config::EvolveConfig;
-use evoboard::evolve::learner::{Founders, Kind, Learner, LearnerState, PopulationLearner};
+use evoboard::evolve::learner::{
+    Founders, Kind, Learner, LearnerState, PopulationLearner, founder_network,
+};
 use evoboard::evolve::population::Individual;
-use evoboard::nn::{Architecture, nguyen_widrow};
+use evoboard::nn::Architecture;
 use evoboard::rng::GameRng;
 
 /// The learner, registered as the preset `random-search`.
@@ -36,7 +38,7 @@ impl Learner for RandomSearch {
         Kind::Population(self)
     }
 
-    /// Nguyen-Widrow MLPs or zero n-tuple networks (or the run's first network), each
+    /// The run's first network or random ones (the library's [`founder_network`]), each
     /// moved once so that the founders differ.
     fn founders(
         &self,
@@ -47,11 +49,7 @@ impl Learner for RandomSearch {
     ) -> Founders {
         let population = (0..config.population)
             .map(|_| {
-                let genes = match (first, architecture) {
-                    (Some(first), _) => first.to_vec(),
-                    (None, Architecture::Mlp(topology)) => nguyen_widrow(topology, rng),
-                    (None, Architecture::NTuple(spec)) => vec![0.0; spec.genes()],
-                };
+                let genes = founder_network(first, architecture, rng);
                 Individual::plain(moved(&genes, config.initial_sigma, rng))
             })
             .collect();

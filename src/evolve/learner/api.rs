@@ -125,7 +125,7 @@ pub trait PopulationLearner: Sync {
 
 /// A random network to start from: a Nguyen-Widrow MLP, or an n-tuple network with every
 /// weight uniform in [−0.1, 0.1] (as Jaśkowski 2014 starts them).
-pub(super) fn random_network(architecture: &Architecture, rng: &mut GameRng) -> Vec<f32> {
+pub fn random_network(architecture: &Architecture, rng: &mut GameRng) -> Vec<f32> {
     match architecture {
         Architecture::Mlp(topology) => nguyen_widrow(topology, rng),
         Architecture::NTuple(spec) => (0..spec.genes())
@@ -135,7 +135,7 @@ pub(super) fn random_network(architecture: &Architecture, rng: &mut GameRng) -> 
 }
 
 /// A founder's network: the run's first network if it starts from one, else a random one.
-pub(super) fn founder_network(
+pub fn founder_network(
     first: Option<&[f32]>,
     architecture: &Architecture,
     rng: &mut GameRng,

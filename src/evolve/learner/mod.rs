@@ -21,7 +21,10 @@ mod td;
 
 use std::sync::RwLock;
 
-pub use api::{Founders, GameDefaults, Kind, Learner, LearnerState, PopulationLearner};
+pub use api::{
+    Founders, GameDefaults, Kind, Learner, LearnerState, PopulationLearner, founder_network,
+    random_network,
+};
 
 use crate::eval::neural::NeuralInput;
 use crate::evolve::config::{DEFAULT_TD_BATCH, EvolveConfig, NetworkChoice, Preset};
