@@ -117,10 +117,28 @@ pub fn document_defaults(command: Command, defaults: &[(&str, EvolveConfig)]) ->
                 setting.doc,
                 presets()
             ),
-            _ => format!("{}. [default: {}]", setting.doc, describe_defaults(&rows)),
+            _ => format!(
+                "{}.{} [default: {}]",
+                setting.doc,
+                users(setting),
+                describe_defaults(&rows)
+            ),
         };
         arg.help(help)
     })
+}
+
+/// For a parameter of some learners only, which use it (the others refuse it).
+fn users(setting: &Setting) -> String {
+    if !setting.learner_parameter {
+        return String::new();
+    }
+    let users: Vec<String> = Preset::all()
+        .into_iter()
+        .filter(|preset| preset.learner().parameters().contains(&setting.name))
+        .map(|preset| preset.to_string())
+        .collect();
+    format!(" [used by: {}]", users.join(", "))
 }
 
 /// Every preset with what it is, from the learner registry.

@@ -204,13 +204,7 @@ impl EvolveConfig {
                 mark("population")
             ));
         }
-        if self.mean_rate != 1.0 && !matches!(self.preset, Preset::CMAES | Preset::COCMAES) {
-            return fail(format!(
-                "{} moves a CMA-ES mean: it needs the {} cmaes or cocmaes",
-                mark("mean_rate"),
-                mark("preset")
-            ));
-        }
+        self.check_learner_parameters(&fields)?;
         if let Some(k) = self.league_sample
             && k >= self.population
         {
@@ -222,5 +216,42 @@ impl EvolveConfig {
             ));
         }
         Ok(())
+    }
+
+    /// Refuses a parameter of other learners set away from its default: the run's learner
+    /// would ignore it. `fields` are the settings as `run.json` holds them.
+    fn check_learner_parameters(
+        &self,
+        fields: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), ConfigError> {
+        let learner = self.preset.learner();
+        let Ok(serde_json::Value::Object(defaults)) =
+            serde_json::to_value(EvolveConfig::new(self.preset))
+        else {
+            unreachable!("a configuration serialises to an object")
+        };
+        let foreign = SETTINGS.iter().find(|setting| {
+            setting.learner_parameter
+                && !learner.parameters().contains(&setting.name)
+                && fields.get(setting.name) != defaults.get(setting.name)
+        });
+        let Some(setting) = foreign else {
+            return Ok(());
+        };
+        let users: Vec<String> = Preset::all()
+            .into_iter()
+            .filter(|preset| preset.learner().parameters().contains(&setting.name))
+            .map(|preset| preset.to_string())
+            .collect();
+        let users = match users.as_slice() {
+            [one] => format!("the {one} preset"),
+            [init @ .., last] => format!("the {} and {last} presets", init.join(", ")),
+            [] => "no registered preset".to_string(),
+        };
+        Err(ConfigError(format!(
+            "{} is a parameter of {users} only: the {} preset does not use it",
+            mark(setting.name),
+            self.preset
+        )))
     }
 }

@@ -33,6 +33,9 @@ pub struct Setting {
     pub group: Group,
     /// Whether a resumed run may change it (it changes no result already played).
     pub resumable: bool,
+    /// Whether it is a parameter of some learners only (`Learner::parameters` says
+    /// which): under any other it keeps its default.
+    pub learner_parameter: bool,
 }
 
 /// How the command line spells a setting.
@@ -182,6 +185,7 @@ const fn setting(
         doc,
         group,
         resumable: false,
+        learner_parameter: false,
     }
 }
 
@@ -312,24 +316,27 @@ pub static SETTINGS: &[Setting] = &[
         whole(0, MAX_POPULATION as u64 - 1),
         "K",
         Group::Evolution,
-        "Best individuals copied unchanged into the next generation (paper)",
-    ),
+        "Best individuals copied unchanged into the next generation",
+    )
+    .of_some_learners(),
     setting(
         "mutation_probability",
         "mutation-probability",
         share(),
         "P",
         Group::Evolution,
-        "Chance p that an offspring mutates, also the paper's step factor (paper)",
-    ),
+        "Chance p that an offspring mutates, also the paper's step factor",
+    )
+    .of_some_learners(),
     setting(
         "initial_sigma",
         "initial-sigma",
         positive(),
         "SIGMA",
         Group::Evolution,
-        "Initial self-adaptive mutation step σ (modern), or CMA-ES's initial step size",
-    ),
+        "Initial mutation step σ: of the self-adapted steps, or of the CMA-ES distribution",
+    )
+    .of_some_learners(),
     Setting {
         none_switch: Some("unbounded-steps"),
         ..setting(
@@ -338,9 +345,10 @@ pub static SETTINGS: &[Setting] = &[
             positive(),
             "MULTIPLE",
             Group::Evolution,
-            "Modern: the largest a self-adapted step may grow, as a multiple of initial_sigma (none: unbounded, as runs made before the bound; unbounded steps drift up until the sigmoids saturate)",
+            "The largest a self-adapted step may grow, as a multiple of initial_sigma (none: unbounded, as runs made before the bound; unbounded steps drift up until the sigmoids saturate)",
         )
         .optional()
+        .of_some_learners()
     },
     setting(
         "mean_rate",
@@ -352,8 +360,9 @@ pub static SETTINGS: &[Setting] = &[
         },
         "C",
         Group::Evolution,
-        "CMA-ES: the share of its selected step the mean takes each generation; below 1 the mean averages several generations' steps, so noisy fitness does not make it wander",
-    ),
+        "The share of its selected step the CMA-ES mean takes each generation; below 1 the mean averages several generations' steps, so noisy fitness does not make it wander",
+    )
+    .of_some_learners(),
     setting(
         "sparring",
         "sparring",
@@ -586,6 +595,13 @@ impl Setting {
     const fn resumable(self) -> Setting {
         Setting {
             resumable: true,
+            ..self
+        }
+    }
+
+    const fn of_some_learners(self) -> Setting {
+        Setting {
+            learner_parameter: true,
             ..self
         }
     }

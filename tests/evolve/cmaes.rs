@@ -63,7 +63,7 @@ fn a_mean_rate_below_one_moves_the_cma_es_mean_that_share_of_its_step() {
     for (rate, base, named) in [
         (0.0, small(Preset::CMAES), "above 0 and at most 1"),
         (1.5, small(Preset::CMAES), "above 0 and at most 1"),
-        (0.5, small_td(), "preset cmaes"),
+        (0.5, small_td(), "of the cmaes and cocmaes presets only"),
     ] {
         let config = EvolveConfig {
             mean_rate: rate,

@@ -38,6 +38,11 @@ impl Learner for RandomSearch {
         Kind::Population(self)
     }
 
+    /// The step of its moves.
+    fn parameters(&self) -> &'static [&'static str] {
+        &["initial_sigma"]
+    }
+
     /// The run's first network or random ones (the library's [`founder_network`]), each
     /// moved once so that the founders differ.
     fn founders(

@@ -49,6 +49,14 @@ pub trait Learner: Sync {
         config
     }
 
+    /// The settings of some learners only ([`crate::evolve::schema::Setting::learner_parameter`])
+    /// that this one uses, by their `run.json` names: under another learner they keep
+    /// their defaults, so that a setting the run would ignore is refused rather than
+    /// silently dropped.
+    fn parameters(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// How its generations end: a population ranked by its fitness and renewed, or
     /// networks that only learn.
     fn kind(&self) -> Kind<'_>;

@@ -28,6 +28,11 @@ impl Learner for Cmaes {
         Kind::Population(self)
     }
 
+    /// The first step of the distribution and the share of a step its mean takes.
+    fn parameters(&self) -> &'static [&'static str] {
+        &["initial_sigma", "mean_rate"]
+    }
+
     /// 20 samples a generation from a distribution of initial step 0.1, ranked by the league.
     fn defaults(&self, config: EvolveConfig, _game: GameDefaults) -> EvolveConfig {
         EvolveConfig {

@@ -73,6 +73,11 @@ impl Learner for CoCmaes {
         Kind::Population(self)
     }
 
+    /// As the `cmaes` preset's.
+    fn parameters(&self) -> &'static [&'static str] {
+        &["initial_sigma", "mean_rate"]
+    }
+
     fn state_bytes(&self, config: &EvolveConfig, genes: usize) -> (usize, usize) {
         Cmaes.state_bytes(config, genes)
     }

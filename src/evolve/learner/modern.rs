@@ -42,6 +42,11 @@ impl Learner for Modern {
         Kind::Population(self)
     }
 
+    /// The first step and the bound of the self-adapted steps.
+    fn parameters(&self) -> &'static [&'static str] {
+        &["initial_sigma", "sigma_bound"]
+    }
+
     /// Each individual's steps.
     fn state_bytes(&self, config: &EvolveConfig, genes: usize) -> (usize, usize) {
         memory_bytes(config, genes)

@@ -30,6 +30,11 @@ impl Learner for Paper {
         Kind::Population(self)
     }
 
+    /// The paper's elitism and mutation probability.
+    fn parameters(&self) -> &'static [&'static str] {
+        &["elitism", "mutation_probability"]
+    }
+
     /// X(n−1) of each individual.
     fn state_bytes(&self, config: &EvolveConfig, genes: usize) -> (usize, usize) {
         memory_bytes(config, genes)
