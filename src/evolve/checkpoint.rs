@@ -140,7 +140,7 @@ impl RunDir {
     }
 }
 
-/// Reads a checkpoint file, of this version or of version 9 (see [`format9`]).
+/// Reads a checkpoint file, of this version or of version 9 (read into this one).
 pub fn load_checkpoint(path: &Path, game: &str) -> Result<EvolutionState, PersistError> {
     let bytes = persist::read(path)?;
     let (version, payload) = persist::open(path, &bytes, FileKind::Checkpoint, game)?;

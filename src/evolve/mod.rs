@@ -9,7 +9,7 @@
 
 mod benchmark;
 pub mod checkpoint;
-mod checks;
+pub mod checks;
 pub mod cmaes;
 pub mod config;
 mod error;

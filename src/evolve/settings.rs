@@ -92,7 +92,7 @@ pub fn resolve<G: NamedEvaluators>(start: &G, given: &Given) -> Result<EvolveCon
 
 /// The settings of a run stored as `stored`, resumed with `given`: a resumed run keeps its
 /// settings, so the given ones may repeat them, and change only those that change no
-/// result already played ([`Setting::resumable`]: the budget and the files kept).
+/// result already played (the schema's `resumable` settings: the budget and the files kept).
 pub fn resumed(stored: &EvolveConfig, given: &Given) -> Result<EvolveConfig, ConfigError> {
     let wanted = set_named(stored, given)?;
     let (Ok(Value::Object(old)), Ok(Value::Object(new))) =
