@@ -2,18 +2,14 @@
 //! variant's settings valid, every measure possible), so a plan in the table of the docs
 //! cannot fail at its first line.
 
-use evoboard::experiments::plan::PlanFile;
+use evoboard::experiments::plan::{PlanFile, plan_files};
 use evoboard::games::GameName;
 use evoboard::with_game;
 
 #[test]
 fn every_shipped_plan_resolves_for_its_game() {
     let mut plans = 0;
-    for entry in std::fs::read_dir("experiments").unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|ext| ext != "toml") {
-            continue;
-        }
+    for path in plan_files(std::path::Path::new("experiments")).unwrap() {
         let text = std::fs::read_to_string(&path).unwrap();
         let plan = PlanFile::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let game: GameName = plan

@@ -15,6 +15,7 @@ pub mod ratings;
 pub mod results;
 pub mod reuse;
 pub mod runner;
+pub mod seed_roles;
 
 use std::path::PathBuf;
 

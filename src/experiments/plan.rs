@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::eval::NamedEvaluators;
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::settings;
+use crate::experiments::seed_roles;
 
 /// The name of the round robin's measure in results.
 pub const RATING: &str = "rating (Elo)";
@@ -276,6 +277,8 @@ impl PlanFile {
                 })?,
         };
         self.evaluation.check(start, &self.seeds)?;
+        seed_roles::check_plan_seeds(start.name(), &self.seeds, &self.evaluation.seeds())
+            .map_err(PlanError::Invalid)?;
         if let Some(held_out) = &self.held_out {
             held_out.check(start, &self.seeds, &variants, &self.evaluation)?;
         }
@@ -572,6 +575,21 @@ fn settings<G: NamedEvaluators>(
     settings::resolve(start, &given).map_err(|error| error.to_string())
 }
 
+/// The plans in `dir` (its `.toml` files but the seed ledger, `seeds.toml`), sorted.
+pub fn plan_files(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut plans = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let is_plan = path.extension().is_some_and(|ext| ext == "toml")
+            && path.file_name() != Some(std::ffi::OsStr::new(seed_roles::LEDGER_FILE));
+        if is_plan {
+            plans.push(path);
+        }
+    }
+    plans.sort();
+    Ok(plans)
+}
+
 /// The file name (without extension) of the figure of `measure`: its words, lower case,
 /// joined by `-`. Two measures of one plan may not share it (the plan refuses them).
 pub fn measure_figure_name(measure: &str) -> String {
@@ -613,22 +631,35 @@ mod tests {
         );
     }
 
+    /// A plan's evaluation compares variants: a seed the ledger holds out is refused there
+    /// and as a run seed, and allowed in the plan's `[held_out]` table.
     #[test]
-    fn every_plan_in_the_repository_resolves_for_its_game() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
-        let mut checked = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|ext| ext != "toml") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let plan = PlanFile::parse(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            let game: crate::games::GameName = plan.game.parse().unwrap();
-            let resolved = crate::with_game!(game, |start| plan.resolve(&start));
-            resolved.unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            checked += 1;
-        }
-        assert!(checked >= 2, "{checked} plans in {dir:?}");
+    fn a_plan_that_measures_or_trains_on_a_held_out_seed_is_refused() {
+        let reserved = crate::experiments::seed_roles::held_out("othello")[0];
+        let plan = |seeds: &str, evaluation: u64, held_out: u64| {
+            let text = format!(
+                "game = \"othello\"\nseeds = [{seeds}]\n[base]\npreset = \"cmaes\"\n[variants.a]\n\
+                 [[evaluation.benchmark]]\nopponent = \"heuristic:1\"\ngames = 10\nseed = {evaluation}\n\
+                 [held_out]\nchoose_by = \"vs heuristic:1\"\n\
+                 [[held_out.benchmark]]\nopponent = \"heuristic:2\"\ngames = 10\nseed = {held_out}\n"
+            );
+            PlanFile::parse(&text)
+                .and_then(|plan| plan.resolve(&Othello::start()))
+                .map(|_| ())
+                .map_err(|error| error.to_string())
+        };
+        assert_eq!(plan("1", 777, reserved), Ok(()));
+        let compared = plan("1", reserved, 9001).unwrap_err();
+        assert!(
+            compared.contains(&format!(
+                "evaluation: seed {reserved} is held out for othello"
+            )),
+            "{compared}"
+        );
+        let trained = plan(&format!("1, {reserved}"), 777, 9001).unwrap_err();
+        assert!(
+            trained.contains(&format!("seeds: seed {reserved} is held out for othello")),
+            "{trained}"
+        );
     }
 }
