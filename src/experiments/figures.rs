@@ -98,7 +98,7 @@ pub fn learning_figure(plan: &Plan, curves: &[CurvePoint]) -> Figure {
 pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) -> Figure {
     let mut marks = Vec::new();
     let mut values = Vec::new();
-    // Ratings are in Elo; every other measure is a rate, drawn in percent.
+    // Ratings are in Elo; every other measure is a score, drawn in percent.
     let rating = measure == RATING;
     let scale = if rating { 1.0 } else { 100.0 };
     for (k, variant) in plan.variants.iter().enumerate() {
@@ -142,10 +142,11 @@ pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) 
     Figure {
         name: crate::experiments::plan::measure_figure_name(measure),
         title: format!("{measure}: each seed, and the mean with its 95% interval"),
+        // A measure's value is the score, (wins + draws/2) / games, not the win rate.
         y_desc: match measure {
             "league" => "League score".to_string(),
             RATING => "Elo".to_string(),
-            _ => "win rate".to_string(),
+            _ => "score".to_string(),
         },
         generations: 0..plan.variants.len() as u32 + 1,
         categories: plan.variants.iter().map(|v| v.name.clone()).collect(),
@@ -158,5 +159,27 @@ pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) 
         notes: vec![
             "small dots: one run each; large dot: their mean; bar: its 95% interval".into(),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::plan::PlanFile;
+    use crate::games::othello::Othello;
+
+    /// A measure's value is a score, (wins + draws/2) / games: its axis says so.
+    #[test]
+    fn measure_axes_name_the_score_a_rating_or_the_league_score() {
+        let plan = PlanFile::parse(
+            "game = \"othello\"\nseeds = [1]\n[variants.a]\n\
+             [[evaluation.benchmark]]\nopponent = \"heuristic:1\"\ngames = 10\nseed = 777\n",
+        )
+        .and_then(|plan| plan.resolve(&Othello::start()))
+        .unwrap();
+        let axis = |measure: &str| measure_figure(&plan, &[], measure).y_desc;
+        assert_eq!(axis("vs heuristic:1"), "score");
+        assert_eq!(axis("league"), "League score");
+        assert_eq!(axis(RATING), "Elo");
     }
 }
