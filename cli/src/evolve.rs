@@ -70,18 +70,7 @@ fn open_run<G: NamedEvaluators>(
     if !args.resume {
         return Evolution::create(start, config, out);
     }
-    let stored = RunDir {
-        dir: out.to_path_buf(),
-    }
-    .read_info()?
-    .config;
-    let budget = (config.generations != stored.generations).then_some(config.generations);
-    let mut evolution = Evolution::resume(start, out, budget)?;
-    let kept = (config.keep_checkpoints, config.snapshots);
-    if kept != (stored.keep_checkpoints, stored.snapshots) {
-        evolution.set_keeping(kept.0, kept.1)?;
-    }
-    Ok(evolution)
+    Evolution::resume_as(start, out, &config)
 }
 
 /// The command that continues the run in `out`, written the way this process was started.

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::error::{BadInput, CliError};
 use evoboard::evolve::EvolveError;
 use evoboard::evolve::config::{DEFAULT_PRESET, EvolveConfig, Preset};
+use evoboard::evolve::learner::users_of;
 use evoboard::evolve::schema::{self, ConfigError, Flag, SETTINGS, Setting, describe_defaults};
 
 /// The settings the command line gave, each under the flag that gave it.
@@ -133,10 +134,9 @@ fn users(setting: &Setting) -> String {
     if !setting.learner_parameter {
         return String::new();
     }
-    let users: Vec<String> = Preset::all()
-        .into_iter()
-        .filter(|preset| preset.learner().parameters().contains(&setting.name))
-        .map(|preset| preset.to_string())
+    let users: Vec<String> = users_of(setting.name)
+        .iter()
+        .map(Preset::to_string)
         .collect();
     format!(" [used by: {}]", users.join(", "))
 }

@@ -162,13 +162,13 @@ fn run<G: Member>(
     start: &G,
     out: &Path,
     config: EvolveConfig,
-    resume: Option<Option<u32>>,
+    resume: bool,
     observer: &PyObserver,
 ) -> PyResult<Value> {
     let mut evolution = py
         .detach(|| match resume {
-            None => Evolution::create(start.clone(), config, out),
-            Some(generations) => resume_run(start.clone(), out, config, generations),
+            false => Evolution::create(start.clone(), config, out),
+            true => Evolution::resume_as(start.clone(), out, &config),
         })
         .map_err(in_python_terms)?;
     // A request left over from an earlier run would stop this one before it starts.
@@ -197,22 +197,6 @@ fn run<G: Member>(
         "generation": state.generation,
         "gate_reached": state.gate_reached,
     }))
-}
-
-/// Continues the run in `out` with `config`, its own settings with the changes a resume
-/// may make ([`resolving::resumed`]): the budget and the files kept.
-fn resume_run<G: Member>(
-    start: G,
-    out: &Path,
-    config: EvolveConfig,
-    generations: Option<u32>,
-) -> Result<Evolution<G>, EvolveError> {
-    let mut evolution = Evolution::resume(start, out, generations)?;
-    let stored = &evolution.state().config;
-    if (stored.keep_checkpoints, stored.snapshots) != (config.keep_checkpoints, config.snapshots) {
-        evolution.set_keeping(config.keep_checkpoints, config.snapshots)?;
-    }
-    Ok(evolution)
 }
 
 /// Runs (or resumes) an evolution; see `evoboard.evolve` for the documentation.
@@ -256,8 +240,7 @@ pub fn evolve<'py>(
     };
     let report = with_position!(&game.start, |start| {
         let config = run_config(start, &out, preset, &mut given, resume)?;
-        let budget = generations.map(|_| config.generations);
-        run(py, start, &out, config, resume.then_some(budget), &observer)?
+        run(py, start, &out, config, resume, &observer)?
     });
     if let Some(dir) = plots {
         py.detach(|| evoboard::report::plot::plot_run(&out, &dir))
@@ -283,7 +266,7 @@ pub fn settings(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
                 "name": setting.name,
                 "keyword": setting.keyword(),
                 "flag": schema::as_flag(setting),
-                "kind": format!("{:?}", setting.kind).split([' ', '{']).next().unwrap_or(""),
+                "kind": setting.kind.name(),
                 "min": min,
                 "max": max,
                 "accepts": setting.accepts(),

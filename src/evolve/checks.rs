@@ -238,10 +238,9 @@ impl EvolveConfig {
         let Some(setting) = foreign else {
             return Ok(());
         };
-        let users: Vec<String> = Preset::all()
-            .into_iter()
-            .filter(|preset| preset.learner().parameters().contains(&setting.name))
-            .map(|preset| preset.to_string())
+        let users: Vec<String> = crate::evolve::learner::users_of(setting.name)
+            .iter()
+            .map(Preset::to_string)
             .collect();
         let users = match users.as_slice() {
             [one] => format!("the {one} preset"),

@@ -42,7 +42,6 @@ impl Preset {
     /// Registers the name of a learner a program adds; a name taken already is refused.
     pub(crate) fn register(name: &'static str) -> Result<Preset, String> {
         let mut names = PRESETS.write().unwrap_or_else(|e| e.into_inner());
-        with_built_in(&mut names);
         if names.iter().any(|known| known.0.eq_ignore_ascii_case(name)) {
             return Err(format!("a learner named '{name}' is registered already"));
         }
@@ -61,26 +60,21 @@ impl Preset {
     }
 }
 
-/// The registered presets' names.
-static PRESETS: std::sync::RwLock<Vec<Preset>> = std::sync::RwLock::new(Vec::new());
-
-/// `names` with the built-in presets first, registered on first use.
-fn with_built_in(names: &mut Vec<Preset>) {
-    if names.is_empty() {
-        names.extend([
+/// The registered presets' names, the built-in ones first.
+static PRESETS: std::sync::LazyLock<std::sync::RwLock<Vec<Preset>>> =
+    std::sync::LazyLock::new(|| {
+        std::sync::RwLock::new(vec![
             Preset::PAPER,
             Preset::MODERN,
             Preset::TD,
             Preset::CTDL,
             Preset::CMAES,
             Preset::COCMAES,
-        ]);
-    }
-}
+        ])
+    });
 
 /// The registered presets.
 fn names() -> std::sync::RwLockReadGuard<'static, Vec<Preset>> {
-    with_built_in(&mut PRESETS.write().unwrap_or_else(|e| e.into_inner()));
     PRESETS.read().unwrap_or_else(|e| e.into_inner())
 }
 

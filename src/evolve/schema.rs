@@ -79,6 +79,22 @@ pub enum Kind {
     Network,
 }
 
+impl Kind {
+    /// The kind's name, as the Python package's `settings()` reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Whole { .. } => "Whole",
+            Kind::Real { .. } => "Real",
+            Kind::Switch => "Switch",
+            Kind::Text => "Text",
+            Kind::Wholes { .. } => "Wholes",
+            Kind::Texts => "Texts",
+            Kind::Preset => "Preset",
+            Kind::Network => "Network",
+        }
+    }
+}
+
 /// The sections `--help` lists settings under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Group {

@@ -52,6 +52,24 @@ impl<G: NamedEvaluators> Evolution<G> {
         Ok(evolution)
     }
 
+    /// Continues the run in `dir` with `wanted`, its settings with the changes a resume may
+    /// make ([`crate::evolve::settings::resumed`]): a raised budget, and the checkpoints and
+    /// snapshots it keeps.
+    pub fn resume_as(start: G, dir: &Path, wanted: &EvolveConfig) -> Result<Self, EvolveError> {
+        let stored = RunDir {
+            dir: dir.to_path_buf(),
+        }
+        .read_info()?
+        .config;
+        let budget = (wanted.generations != stored.generations).then_some(wanted.generations);
+        let mut evolution = Self::resume(start, dir, budget)?;
+        let kept = (wanted.keep_checkpoints, wanted.snapshots);
+        if kept != (stored.keep_checkpoints, stored.snapshots) {
+            evolution.set_keeping(kept.0, kept.1)?;
+        }
+        Ok(evolution)
+    }
+
     /// Continues the run in `dir` from its latest checkpoint (or from the start if it has
     /// none yet). `generations` replaces the budget when given (it cannot drop below the
     /// generations already played). The checkpoint is checked against `run.json` and for

@@ -64,11 +64,6 @@ impl LearnerState {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-
-    /// Its size in bytes.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
 }
 
 impl EvolutionState {

@@ -19,7 +19,7 @@ mod modern;
 mod paper;
 mod td;
 
-use std::sync::RwLock;
+use std::sync::{LazyLock, RwLock};
 
 pub use api::{
     Founders, GameDefaults, Kind, Learner, LearnerState, PopulationLearner, founder_network,
@@ -31,7 +31,8 @@ use crate::evolve::config::{DEFAULT_TD_BATCH, EvolveConfig, NetworkChoice, Prese
 
 /// The registered learners: the built-in ones, registered on first use, then those a
 /// program adds ([`register`]).
-static LEARNERS: RwLock<Vec<&'static dyn Learner>> = RwLock::new(Vec::new());
+static LEARNERS: LazyLock<RwLock<Vec<&'static dyn Learner>>> =
+    LazyLock::new(|| RwLock::new(BUILT_IN.to_vec()));
 
 /// The built-in learners, in the order of [`Preset::all`].
 const BUILT_IN: [&dyn Learner; 6] = [
@@ -47,25 +48,27 @@ const BUILT_IN: [&dyn Learner; 6] = [
 /// its name, which must be new: a program that brings its own way of learning calls this
 /// before it parses its command line.
 pub fn register(learner: &'static dyn Learner) -> Result<Preset, String> {
-    let mut learners = registered();
+    let mut learners = LEARNERS.write().unwrap_or_else(|e| e.into_inner());
     let preset = Preset::register(learner.name())?;
     learners.push(learner);
     Ok(preset)
 }
 
-/// The registry, the built-in learners in place.
-fn registered() -> std::sync::RwLockWriteGuard<'static, Vec<&'static dyn Learner>> {
-    let mut learners = LEARNERS.write().unwrap_or_else(|e| e.into_inner());
-    if learners.is_empty() {
-        learners.extend(BUILT_IN);
-    }
-    learners
+/// The presets whose learners use the setting `name` of some learners only
+/// ([`Learner::parameters`]).
+pub fn users_of(name: &str) -> Vec<Preset> {
+    Preset::all()
+        .into_iter()
+        .filter(|preset| preset.learner().parameters().contains(&name))
+        .collect()
 }
 
 impl Preset {
     /// The learner behind the preset.
     pub fn learner(self) -> &'static dyn Learner {
-        registered()
+        LEARNERS
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
             .iter()
             .copied()
             .find(|learner| learner.name() == self.name())
