@@ -26,13 +26,13 @@ fn the_smoke_plan_runs_end_to_end() {
     let lines: Vec<&str> = results.lines().collect();
     assert_eq!(
         lines[0],
-        "variant,seed,measure,value,games,champion_generation"
+        "variant,seed,measure,metric,value,games,champion_generation"
     );
     // 2 variants × 3 seeds, two measures each (a benchmark, the round robin's rating),
     // seeds outermost.
     assert_eq!(lines.len(), 13, "{results}");
-    assert!(lines[1].starts_with("td0,1,vs heuristic:1,"));
-    assert!(lines[2].starts_with("td0,1,rating (Elo),"));
+    assert!(lines[1].starts_with("td0,1,vs heuristic:1,win_rate,"));
+    assert!(lines[2].starts_with("td0,1,rating (Elo),elo,"));
     assert!(lines[3].starts_with("lambda,1,vs heuristic:1,"));
     // Every champion is rated against the anchor, `random` at 0, and beats it.
     let ratings: serde_json::Value =
@@ -45,10 +45,23 @@ fn the_smoke_plan_runs_end_to_end() {
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let rows: Vec<&str> = summary.lines().collect();
     assert_eq!(rows.len(), 5);
-    // The baseline has no comparison; the other variant has one, with a p-value in [0, 1].
-    assert!(rows[1].starts_with("td0,vs heuristic:1,3,") && rows[1].ends_with(",,,,"));
-    let p: f64 = rows[2].rsplit(',').next().unwrap().parse().unwrap();
-    assert!((0.0..=1.0).contains(&p), "{summary}");
+    // The columns name the metric, the test and both p-values.
+    assert!(
+        rows[0].ends_with("difference_ci_high,test,pairs,p,p_holm"),
+        "{summary}"
+    );
+    // The baseline has no comparison; the other variant has one, paired over the three
+    // seeds both ran, with a p-value in [0, 1] and a Holm-adjusted one no smaller.
+    assert!(rows[1].starts_with("td0,vs heuristic:1,win_rate,3,") && rows[1].ends_with(",,,,,,,"));
+    let cells: Vec<&str> = rows[2].split(',').collect();
+    let (test, pairs) = (cells[cells.len() - 4], cells[cells.len() - 3]);
+    assert_eq!((test, pairs), ("paired t", "3"), "{summary}");
+    let p: f64 = cells[cells.len() - 2].parse().unwrap();
+    let p_holm: f64 = cells[cells.len() - 1].parse().unwrap();
+    assert!(
+        (0.0..=1.0).contains(&p) && p <= p_holm && p_holm <= 1.0,
+        "{summary}"
+    );
     for file in [
         "summary.md",
         "learning.csv",
@@ -70,7 +83,7 @@ fn the_smoke_plan_runs_end_to_end() {
         .iter()
         .map(|line| line.split(',').collect::<Vec<_>>())
         .filter(|cells| cells[2] == "vs heuristic:1")
-        .map(|cells| (cells[0], cells[1], cells[3].parse().unwrap()))
+        .map(|cells| (cells[0], cells[1], cells[4].parse().unwrap()))
         .collect();
     let best = validation.iter().map(|v| v.2).fold(f64::MIN, f64::max);
     let chosen = validation.iter().find(|v| v.2 == best).unwrap();

@@ -8,7 +8,7 @@ use plotters::style::Color;
 
 use crate::experiments::ExperimentError;
 use crate::experiments::plan::Plan;
-use crate::experiments::plan::RATING;
+use crate::experiments::plan::{Metric, RATING};
 use crate::experiments::results::{CurvePoint, VariantSummary};
 use crate::report::plot::{
     Figure, Mark, PALETTE, Shape, Stroke, YAxis, draw_figures, padded_range, percent_range,
@@ -98,7 +98,7 @@ pub fn learning_figure(plan: &Plan, curves: &[CurvePoint]) -> Figure {
 pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) -> Figure {
     let mut marks = Vec::new();
     let mut values = Vec::new();
-    // Ratings are in Elo; every other measure is a score, drawn in percent.
+    // Ratings are in Elo; win rates and scores are drawn in percent.
     let rating = measure == RATING;
     let scale = if rating { 1.0 } else { 100.0 };
     for (k, variant) in plan.variants.iter().enumerate() {
@@ -142,11 +142,10 @@ pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) 
     Figure {
         name: crate::experiments::plan::measure_figure_name(measure),
         title: format!("{measure}: each seed, and the mean with its 95% interval"),
-        // A measure's value is the score, (wins + draws/2) / games, not the win rate.
-        y_desc: match measure {
-            "league" => "League score".to_string(),
-            RATING => "Elo".to_string(),
-            _ => "score".to_string(),
+        // A benchmark measures the win rate, the League the score: the axis says which.
+        y_desc: match Metric::of(measure) {
+            Metric::Score if measure == "league" => "League score".to_string(),
+            metric => metric.name().to_string(),
         },
         generations: 0..plan.variants.len() as u32 + 1,
         categories: plan.variants.iter().map(|v| v.name.clone()).collect(),
@@ -168,9 +167,10 @@ mod tests {
     use crate::experiments::plan::PlanFile;
     use crate::games::othello::Othello;
 
-    /// A measure's value is a score, (wins + draws/2) / games: its axis says so.
+    /// A benchmark's value is a win rate (wins / games), the League's a score ((wins +
+    /// draws/2) / games): each axis says which.
     #[test]
-    fn measure_axes_name_the_score_a_rating_or_the_league_score() {
+    fn measure_axes_name_the_win_rate_a_rating_or_the_league_score() {
         let plan = PlanFile::parse(
             "game = \"othello\"\nseeds = [1]\n[variants.a]\n\
              [[evaluation.benchmark]]\nopponent = \"heuristic:1\"\ngames = 10\nseed = 777\n",
@@ -178,7 +178,7 @@ mod tests {
         .and_then(|plan| plan.resolve(&Othello::start()))
         .unwrap();
         let axis = |measure: &str| measure_figure(&plan, &[], measure).y_desc;
-        assert_eq!(axis("vs heuristic:1"), "score");
+        assert_eq!(axis("vs heuristic:1"), "win rate");
         assert_eq!(axis("league"), "League score");
         assert_eq!(axis(RATING), "Elo");
     }

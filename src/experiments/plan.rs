@@ -36,6 +36,57 @@ use crate::experiments::seed_roles;
 /// The name of the round robin's measure in results.
 pub const RATING: &str = "rating (Elo)";
 
+/// What a measure's values are, so that no table or axis passes one for another: a
+/// benchmark counts wins, the League measure counts draws as half a win, the round robin
+/// rates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// Wins / games.
+    WinRate,
+    /// (Wins + draws / 2) / games.
+    Score,
+    /// A Bradley–Terry rating on the Elo scale.
+    Elo,
+}
+
+impl Metric {
+    /// The metric of the measure named `measure` in results.
+    pub fn of(measure: &str) -> Metric {
+        match measure {
+            "league" => Metric::Score,
+            RATING => Metric::Elo,
+            _ => Metric::WinRate,
+        }
+    }
+
+    /// Its name in tables and on axes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::WinRate => "win rate",
+            Metric::Score => "score",
+            Metric::Elo => "Elo",
+        }
+    }
+
+    /// Its name as a CSV cell or JSON key.
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::WinRate => "win_rate",
+            Metric::Score => "score",
+            Metric::Elo => "elo",
+        }
+    }
+
+    /// What it counts, for a reader.
+    pub fn definition(self) -> &'static str {
+        match self {
+            Metric::WinRate => "wins / games",
+            Metric::Score => "(wins + draws/2) / games",
+            Metric::Elo => "Bradley–Terry rating of the round robin, Elo scale",
+        }
+    }
+}
+
 /// Most runs a plan may ask for (variants × seeds).
 pub const MAX_RUNS: usize = 10_000;
 

@@ -1,7 +1,10 @@
 //! An experiment's results as a reader quotes them: every run's measures
 //! (`results.csv`), every variant's mean learning curve (`learning.csv`), and per variant
 //! and measure the mean over seeds with its 95% interval and the comparison with the
-//! baseline (`summary.csv`, `summary.md`): the difference, its interval and Welch's p.
+//! baseline (`summary.csv`, `summary.md`): the difference, its interval, the test's p
+//! (paired by seed where the runs share seeds, Welch's otherwise) and that p adjusted by
+//! Holm's method over every comparison of the plan. Every table names its metric (a
+//! benchmark's win rate, the League's score, the round robin's Elo).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -10,11 +13,11 @@ use serde::Serialize;
 
 use crate::csv_rows::{Fixed, column_names, csv_text};
 use crate::experiments::held_out::HeldOutResult;
-use crate::experiments::plan::Plan;
+use crate::experiments::plan::{Metric, Plan};
 use crate::experiments::runner::{ExperimentDir, RunMeasures};
 use crate::experiments::{ExperimentError, write_file};
 use crate::report::plot::read_stats;
-use crate::statistics::{Comparison, Summary};
+use crate::statistics::{Comparison, Summary, Test, holm};
 
 /// One measure of one run: a row of `results.csv`.
 #[derive(Clone, Debug, Serialize)]
@@ -22,6 +25,7 @@ struct ResultRow<'a> {
     variant: &'a str,
     seed: u64,
     measure: &'a str,
+    metric: &'static str,
     value: Fixed<6>,
     games: usize,
     champion_generation: u32,
@@ -47,6 +51,8 @@ pub struct VariantSummary {
     pub summary: Summary,
     /// `None` for the baseline itself, and when either side has fewer than two runs.
     pub against_baseline: Option<Comparison>,
+    /// The comparison's p-value adjusted by Holm's method over all the plan's comparisons.
+    pub p_holm: Option<f64>,
     /// Each run's value, in seed order.
     pub values: Vec<f64>,
 }
@@ -56,6 +62,7 @@ pub struct VariantSummary {
 struct SummaryRow<'a> {
     variant: &'a str,
     measure: &'a str,
+    metric: &'static str,
     runs: usize,
     mean: Fixed<6>,
     sd: Fixed<6>,
@@ -64,7 +71,10 @@ struct SummaryRow<'a> {
     difference: Option<Fixed<6>>,
     difference_ci_low: Option<Fixed<6>>,
     difference_ci_high: Option<Fixed<6>>,
-    p_value: Option<Fixed<6>>,
+    test: Option<&'static str>,
+    pairs: Option<usize>,
+    p: Option<Fixed<6>>,
+    p_holm: Option<Fixed<6>>,
 }
 
 /// A row of `learning.csv`.
@@ -83,9 +93,10 @@ fn cell(value: f64) -> Option<Fixed<6>> {
     value.is_finite().then_some(Fixed(value))
 }
 
-/// Every variant's summary of every measure, in plan order.
+/// Every variant's summary of every measure, in plan order, each compared with the
+/// baseline by seed and the p-values adjusted together.
 pub fn summarise(plan: &Plan, runs: &[RunMeasures]) -> Vec<VariantSummary> {
-    let values = |variant: &str, measure: &str| -> Vec<f64> {
+    let values = |variant: &str, measure: &str| -> Vec<(u64, f64)> {
         let mut found: Vec<(u64, f64)> = runs
             .iter()
             .filter(|r| r.variant == variant)
@@ -97,29 +108,39 @@ pub fn summarise(plan: &Plan, runs: &[RunMeasures]) -> Vec<VariantSummary> {
             })
             .collect();
         found.sort_by_key(|&(seed, _)| plan.seeds.iter().position(|&s| s == seed));
-        found.into_iter().map(|(_, value)| value).collect()
+        found
     };
     let baseline = &plan.variants[plan.baseline].name;
     let mut summaries = Vec::new();
     for measure in plan.evaluation.measure_names() {
-        let base = Summary::of(&values(baseline, &measure));
+        let base = values(baseline, &measure);
         for variant in &plan.variants {
             let own = values(&variant.name, &measure);
-            let Some(summary) = Summary::of(&own) else {
+            let own_values: Vec<f64> = own.iter().map(|&(_, value)| value).collect();
+            let Some(summary) = Summary::of(&own_values) else {
                 continue;
             };
-            let against_baseline = match &base {
-                Some(base) if &variant.name != baseline => Comparison::welch(&summary, base),
-                _ => None,
+            let against_baseline = if &variant.name == baseline {
+                None
+            } else {
+                Comparison::by_seed(&own, &base)
             };
             summaries.push(VariantSummary {
                 variant: variant.name.clone(),
                 measure: measure.clone(),
                 summary,
                 against_baseline,
-                values: own,
+                p_holm: None,
+                values: own_values,
             });
         }
+    }
+    let p_values: Vec<f64> = summaries
+        .iter()
+        .map(|s| s.against_baseline.map_or(f64::NAN, |c| c.p_value))
+        .collect();
+    for (summary, adjusted) in summaries.iter_mut().zip(holm(&p_values)) {
+        summary.p_holm = adjusted.is_finite().then_some(adjusted);
     }
     summaries
 }
@@ -176,6 +197,7 @@ pub fn write_results(
                 variant: &run.variant,
                 seed: run.seed,
                 measure: &m.measure,
+                metric: Metric::of(&m.measure).key(),
                 value: Fixed(m.value),
                 games: m.games,
                 champion_generation: run.champion_generation,
@@ -223,6 +245,7 @@ fn summary_row(s: &VariantSummary) -> SummaryRow<'_> {
     SummaryRow {
         variant: &s.variant,
         measure: &s.measure,
+        metric: Metric::of(&s.measure).key(),
         runs: s.summary.n,
         mean: Fixed(s.summary.mean),
         sd: Fixed(s.summary.sd),
@@ -231,7 +254,10 @@ fn summary_row(s: &VariantSummary) -> SummaryRow<'_> {
         difference: against.map(|c| Fixed(c.difference)),
         difference_ci_low: against.map(|c| Fixed(c.ci_low)),
         difference_ci_high: against.map(|c| Fixed(c.ci_high)),
-        p_value: against.map(|c| Fixed(c.p_value)),
+        test: against.map(|c| c.test.name()),
+        pairs: against.map(|c| c.pairs),
+        p: against.map(|c| Fixed(c.p_value)),
+        p_holm: s.p_holm.map(Fixed),
     }
 }
 
@@ -250,25 +276,38 @@ pub fn summary_markdown(
     if !plan.description.trim().is_empty() {
         let _ = writeln!(text, "{}\n", plan.description.trim());
     }
+    let comparisons = summaries
+        .iter()
+        .filter(|s| s.against_baseline.is_some())
+        .count();
     let _ = writeln!(
         text,
         "{}: {} variants × {} seeds ({}); baseline `{baseline}`. Means over seeds with 95% \
-         t intervals; differences from the baseline with Welch's t test (two-sided p).\n",
+         t intervals. Each variant is compared with the baseline {}; p is two-sided, and \
+         p (Holm) is it adjusted by Holm's method over the plan's {comparisons} comparisons.\n",
         plan.game,
         plan.variants.len(),
         plan.seeds.len(),
-        seeds.join(", ")
+        seeds.join(", "),
+        tests_used(summaries),
     );
     overview(&mut text, plan, summaries);
     for measure in plan.evaluation.measure_names() {
+        let metric = Metric::of(&measure);
         let _ = writeln!(text, "## {measure}\n");
         let _ = writeln!(
             text,
-            "| variant | runs | mean | 95% interval | sd | vs `{baseline}` | 95% interval | p |"
+            "Values are the {}: {}.\n",
+            metric.name(),
+            metric.definition()
         );
         let _ = writeln!(
             text,
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+            "| variant | runs | mean | 95% interval | sd | vs `{baseline}` | 95% interval | test | p | p (Holm) |"
+        );
+        let _ = writeln!(
+            text,
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"
         );
         let digits = digits(&measure);
         let number = |value: f64| format!("{value:.digits$}");
@@ -280,17 +319,19 @@ pub fn summary_markdown(
             }
         };
         for s in summaries.iter().filter(|s| s.measure == measure) {
-            let (difference, difference_interval, p) = match &s.against_baseline {
+            let (difference, difference_interval, test, p) = match &s.against_baseline {
                 Some(c) => (
                     format!("{:+.digits$}", c.difference),
                     interval(c.ci_low, c.ci_high),
+                    test_cell(c),
                     p_value(c.p_value),
                 ),
-                None => ("–".to_string(), "–".to_string(), "–".to_string()),
+                None => ("–".into(), "–".into(), "–".into(), "–".into()),
             };
+            let p_holm = s.p_holm.map_or("–".to_string(), p_value);
             let _ = writeln!(
                 text,
-                "| `{}` | {} | {} | {} | {} | {difference} | {difference_interval} | {p} |",
+                "| `{}` | {} | {} | {} | {} | {difference} | {difference_interval} | {test} | {p} | {p_holm} |",
                 s.variant,
                 s.summary.n,
                 number(s.summary.mean),
@@ -304,6 +345,33 @@ pub fn summary_markdown(
         text.push_str(&crate::experiments::held_out::markdown(result));
     }
     text
+}
+
+/// How the summary's opening says the variants were compared: paired where they share
+/// seeds, Welch's test where they do not.
+fn tests_used(summaries: &[VariantSummary]) -> &'static str {
+    let used = |test| {
+        summaries
+            .iter()
+            .any(|s| s.against_baseline.is_some_and(|c| c.test == test))
+    };
+    match (used(Test::Paired), used(Test::Welch)) {
+        (true, false) => {
+            "paired by seed (a t test on the per-seed differences: the runs share seeds)"
+        }
+        (false, true) => "by Welch's t test (the runs share no seeds)",
+        _ => {
+            "paired by seed where they share seeds (a t test on the per-seed differences), by Welch's t test where they do not"
+        }
+    }
+}
+
+/// A comparison's test as a table cell: `paired t (5)` with its pairs, or `Welch t`.
+fn test_cell(c: &Comparison) -> String {
+    match c.test {
+        Test::Paired => format!("{} ({})", c.test.name(), c.pairs),
+        Test::Welch => c.test.name().to_string(),
+    }
 }
 
 /// Decimals a measure is reported with: win rates and scores to a tenth of a point,
@@ -321,7 +389,11 @@ fn digits(measure: &str) -> usize {
 fn overview(text: &mut String, plan: &Plan, summaries: &[VariantSummary]) {
     let measures = plan.evaluation.measure_names();
     let _ = writeln!(text, "## Overview: mean (95% interval)\n");
-    let _ = writeln!(text, "| variant | runs | {} |", measures.join(" | "));
+    let headings: Vec<String> = measures
+        .iter()
+        .map(|m| format!("{m} ({})", Metric::of(m).name()))
+        .collect();
+    let _ = writeln!(text, "| variant | runs | {} |", headings.join(" | "));
     let _ = writeln!(text, "| --- | ---: |{}", " ---: |".repeat(measures.len()));
     for variant in &plan.variants {
         let of = |measure: &String| {
