@@ -11,8 +11,8 @@ use crate::error::CliResult;
 use crate::launch::check_spreads;
 use crate::setting_flags::document_defaults;
 use crate::{
-    accuracy, bench, benchmark, distill, evolve, experiment, gifford, gtp, nboard, panel, perft,
-    play, plot, prune, ratings, show, solve, tournament,
+    accuracy, bench, benchmark, distill, evolve, experiment, gifford, glance, gtp, nboard, panel,
+    perft, play, plot, prune, ratings, show, solve, tournament,
 };
 use evoboard::evolve::config::{EvolveConfig, Preset};
 
@@ -114,6 +114,7 @@ enum Command {
     /// results with intervals and tests against the baseline.
     Experiment(experiment::ExperimentArgs),
     Ratings(ratings::RatingsArgs),
+    Glance(glance::GlanceArgs),
     Distill(distill::DistillArgs),
     /// Exact values: a small Kalah board from its start, or an Othello endgame.
     Solve(solve::SolveArgs),
@@ -167,6 +168,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Distill(args) => distill::run(&args),
         Command::Experiment(args) => experiment::run(&args),
         Command::Ratings(args) => ratings::run_recorded(&args),
+        Command::Glance(args) => glance::run(&args),
         Command::Bench {
             game: GameName::Othello,
             args,

@@ -19,6 +19,7 @@ mod error;
 mod evolve;
 mod experiment;
 mod gifford;
+mod glance;
 mod gtp;
 mod launch;
 mod nboard;

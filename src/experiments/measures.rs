@@ -31,7 +31,7 @@ pub fn play_benchmark<G: NamedEvaluators>(
         seed: measure.seed,
     };
     let opponent = measure.opponent.parse::<AgentSpec>()?;
-    play(
+    play_specs(
         start,
         &champion_spec(file, measure.depth)?,
         &opponent,
@@ -48,11 +48,12 @@ pub fn play_league<G: NamedEvaluators>(
 ) -> Result<WinRecord, ExperimentError> {
     let (player, opponent) = league_agents(&champion_spec(file, None)?)?;
     let config = league_series(measure.games, measure.seed);
-    play(start, &player, &opponent, config)
+    play_specs(start, &player, &opponent, config)
 }
 
-/// `player`'s record against `opponent` over the series `config`.
-fn play<G: NamedEvaluators>(
+/// `player`'s record against `opponent` over the series `config`; a forfeited game is an
+/// error, never a result.
+pub fn play_specs<G: NamedEvaluators>(
     start: &G,
     player: &AgentSpec,
     opponent: &AgentSpec,

@@ -7,6 +7,7 @@
 pub mod figures;
 pub mod generations;
 pub mod gifford;
+pub mod glance;
 pub mod held_out;
 pub mod measures;
 pub mod plan;
