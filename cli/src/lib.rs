@@ -24,6 +24,7 @@ mod launch;
 mod nboard;
 mod panel;
 mod perft;
+mod plans;
 mod play;
 mod plot;
 mod prune;
