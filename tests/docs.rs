@@ -1,7 +1,9 @@
 //! The documentation holds together: every relative link and image in README.md,
-//! ARCHITECTURE.md and `docs/*.md` points at a file of the repository, every `#anchor`
-//! names a heading of the page it points at (GitHub's slugs), and the README stays a
-//! five-minute read that shows the test command CI runs.
+//! ARCHITECTURE.md, CONTRIBUTING.md, `docs/*.md` and the results' topic pages
+//! (`docs/results/*.md`) points at a file of the repository, every `#anchor` names a
+//! heading of the page it points at (GitHub's slugs), every `<!-- plan: PATH -->` marker
+//! names a plan that exists, every repository path written as code (`` `experiments/…` ``)
+//! exists, and the README stays a five-minute read that shows the test command CI runs.
 
 use std::collections::HashSet;
 use std::fs;
@@ -9,15 +11,25 @@ use std::path::{Path, PathBuf};
 
 /// The pages checked, relative to the repository root.
 fn pages() -> Vec<PathBuf> {
-    let mut pages = vec![PathBuf::from("README.md"), PathBuf::from("ARCHITECTURE.md")];
-    let mut docs: Vec<PathBuf> = fs::read_dir("docs")
-        .expect("docs/ exists")
+    let mut pages = vec![
+        PathBuf::from("README.md"),
+        PathBuf::from("ARCHITECTURE.md"),
+        PathBuf::from("CONTRIBUTING.md"),
+    ];
+    pages.extend(markdown_in("docs"));
+    pages.extend(markdown_in("docs/results"));
+    pages
+}
+
+/// The Markdown pages directly in `dir`, sorted.
+fn markdown_in(dir: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|error| panic!("cannot list {dir}: {error}"))
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
         .collect();
-    docs.sort();
-    pages.extend(docs);
-    pages
+    found.sort();
+    found
 }
 
 /// The lines of a page outside fenced code blocks (```` ``` ```` or `~~~`), with their
@@ -263,18 +275,235 @@ fn the_readme_is_short_and_shows_the_test_command() {
     );
 }
 
-#[test]
-fn every_docs_page_is_linked_from_the_readme() {
-    let readme = fs::read_to_string("README.md").unwrap();
-    let linked: HashSet<String> = links(&readme)
+/// The pages `page` links to, by path relative to `page`'s directory, anchors dropped.
+fn linked_pages(page: &str) -> HashSet<String> {
+    let text = fs::read_to_string(page).unwrap();
+    links(&text)
         .into_iter()
         .map(|(_, target)| target.split('#').next().unwrap().to_string())
-        .collect();
-    for page in pages().into_iter().filter(|page| page.starts_with("docs")) {
+        .collect()
+}
+
+#[test]
+fn every_docs_page_is_linked_from_the_readme() {
+    let linked = linked_pages("README.md");
+    for page in markdown_in("docs") {
         let name = page.to_string_lossy().replace('\\', "/");
         assert!(
             linked.contains(&name),
             "README.md: no link to {name} (the map of the docs should list every page)"
         );
     }
+}
+
+#[test]
+fn every_results_topic_page_is_linked_from_the_results_page() {
+    let linked = linked_pages("docs/results.md");
+    for page in markdown_in("docs/results") {
+        let name = format!("results/{}", page.file_name().unwrap().to_string_lossy());
+        assert!(
+            linked.contains(&name),
+            "docs/results.md: no link to {name} (each area links its topic page)"
+        );
+    }
+}
+
+/// The path a `<!-- plan: PATH -->` line names, if `line` is such a marker.
+fn plan_marker(line: &str) -> Option<&str> {
+    let inner = line
+        .trim()
+        .strip_prefix("<!--")?
+        .strip_suffix("-->")?
+        .trim();
+    Some(inner.strip_prefix("plan:")?.trim())
+}
+
+/// What is wrong with the plan markers of `text` (page `page`), one line each.
+fn plan_marker_problems(page: &str, text: &str) -> Vec<String> {
+    prose_lines(text)
+        .into_iter()
+        .filter_map(|(number, line)| {
+            let path = plan_marker(line)?;
+            (!Path::new(path).is_file())
+                .then(|| format!("{page}:{number}: plan marker names {path}, which does not exist"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_plan_marker_names_a_plan_file() {
+    let mut problems = Vec::new();
+    let mut markers = 0;
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        markers += prose_lines(&text)
+            .iter()
+            .filter(|(_, line)| plan_marker(line).is_some())
+            .count();
+        problems.extend(plan_marker_problems(&page.display().to_string(), &text));
+    }
+    assert!(markers > 10, "only {markers} plan markers found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_plan_marker_naming_no_file_is_found() {
+    let text = "x\n<!-- plan: experiments/no-such-plan.toml -->\n<!-- plan: experiments/smoke.toml -->\n\
+                `<!-- plan: … -->` in prose is no marker\n";
+    assert_eq!(
+        plan_marker_problems("page.md", text),
+        ["page.md:2: plan marker names experiments/no-such-plan.toml, which does not exist"]
+    );
+}
+
+/// The code spans (`` `…` ``) of a line, outside fenced blocks.
+fn code_spans(line: &str) -> Vec<&str> {
+    line.split('`').skip(1).step_by(2).collect()
+}
+
+/// The repository's top-level directories (those a path in the docs may start with):
+/// every directory at the root but hidden ones and what `.gitignore` ignores (`target/`).
+fn top_level_directories(ignored: &[String]) -> Vec<String> {
+    let mut dirs: Vec<String> = fs::read_dir(".")
+        .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().unwrap().is_dir())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with('.') && !is_ignored(name, ignored))
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The patterns of `.gitignore` (comments and blank lines dropped).
+fn gitignore_patterns() -> Vec<String> {
+    fs::read_to_string(".gitignore")
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `.gitignore`'s `patterns` ignore `path` (or a directory it lies in): what a
+/// command writes (`populations/demo/`, `runs/`), not a file of the repository. Patterns
+/// as the repository writes them: `/`-anchored or not, `*` within a part.
+fn is_ignored(path: &str, patterns: &[String]) -> bool {
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    patterns.iter().any(|pattern| {
+        let anchored = pattern.starts_with('/');
+        let wanted: Vec<&str> = pattern.trim_matches('/').split('/').collect();
+        let starts: Vec<usize> = if anchored {
+            vec![0]
+        } else {
+            (0..parts.len()).collect()
+        };
+        starts.into_iter().any(|start| {
+            parts.len() >= start + wanted.len()
+                && wanted
+                    .iter()
+                    .zip(&parts[start..])
+                    .all(|(want, part)| wildcard_match(want, part))
+        })
+    })
+}
+
+/// `text` against `pattern`, whose `*` stands for any characters.
+fn wildcard_match(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, tail)) => {
+            text.starts_with(head)
+                && (head.len()..=text.len())
+                    .any(|at| text.is_char_boundary(at) && wildcard_match(tail, &text[at..]))
+        }
+    }
+}
+
+/// Whether a part of a path is a placeholder: a word in capitals (`PLAN`, `seed-S`,
+/// `GAME-PRESET`), not a name.
+fn is_placeholder(part: &str) -> bool {
+    part.split(|c: char| !c.is_ascii_alphabetic())
+        .any(|word| !word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase()))
+}
+
+/// The repository path a code span names, if it names one: a token that starts with a
+/// top-level directory, without spaces, globs (`*`, `{`, `[`, `?`), variables (`$`) or
+/// placeholders in capitals; an agent's `:DEPTH` after a file is dropped.
+fn repository_path<'a>(span: &'a str, top: &[String]) -> Option<&'a str> {
+    if span.contains(char::is_whitespace)
+        || span.contains(['*', '{', '}', '[', ']', '?', '$', '<', '>', '…', '|'])
+    {
+        return None;
+    }
+    let (first, _) = span.split_once('/')?;
+    if !top.iter().any(|dir| dir == first) {
+        return None;
+    }
+    let path = span.split(':').next().unwrap();
+    (!path.split('/').any(is_placeholder)).then_some(path)
+}
+
+/// What is wrong with the repository paths `text` (page `page`) names as code.
+fn repository_path_problems(
+    page: &str,
+    text: &str,
+    top: &[String],
+    ignored: &[String],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (number, line) in prose_lines(text) {
+        for span in code_spans(line) {
+            let Some(path) = repository_path(span, top) else {
+                continue;
+            };
+            if !is_ignored(path, ignored) && !Path::new(path).exists() {
+                problems.push(format!("{page}:{number}: `{path}` does not exist"));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_repository_path_written_as_code_exists() {
+    let ignored = gitignore_patterns();
+    let top = top_level_directories(&ignored);
+    assert!(top.contains(&"experiments".to_string()), "{top:?}");
+    let mut problems = Vec::new();
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        problems.extend(repository_path_problems(
+            &page.display().to_string(),
+            &text,
+            &top,
+            &ignored,
+        ));
+    }
+    assert!(
+        problems.is_empty(),
+        "{} path(s) that do not exist:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn paths_written_as_code_are_told_from_placeholders_and_outputs() {
+    let top = ["experiments".to_string(), "populations".to_string()];
+    let ignored = ["/populations/*-seed*/".to_string(), "/runs/".to_string()];
+    let text = "`experiments/smoke.toml` and `experiments/no-such.toml`\n\
+                `experiments/PLAN.toml`, `experiments/results/*/x`, `runs/x`, `cargo run`\n\
+                `populations/othello/champion.evo:2`, `populations/othello-seed1/`\n\
+                ```\n`experiments/in-a-code-block.toml`\n```\n";
+    assert_eq!(
+        repository_path_problems("page.md", text, &top, &ignored),
+        ["page.md:1: `experiments/no-such.toml` does not exist"]
+    );
+    assert!(is_ignored(
+        "target/release/evoboard",
+        &["target/".to_string()]
+    ));
+    assert!(!is_ignored("populations/othello", &ignored));
 }

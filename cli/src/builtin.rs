@@ -12,7 +12,7 @@ use crate::launch::check_spreads;
 use crate::setting_flags::document_defaults;
 use crate::{
     accuracy, bench, benchmark, distill, evolve, experiment, gifford, glance, gtp, nboard, panel,
-    perft, play, plot, prune, ratings, show, solve, tournament,
+    perft, plans, play, plot, prune, ratings, show, solve, tournament,
 };
 use evoboard::evolve::config::{EvolveConfig, Preset};
 
@@ -113,6 +113,9 @@ enum Command {
     /// Run a plan: variants of a run's settings over seeds, every champion measured,
     /// results with intervals and tests against the baseline.
     Experiment(experiment::ExperimentArgs),
+    /// Every plan under experiments/ with its status read from its results: done, paused
+    /// (with the reason experiments/status.toml gives) or not run, as a Markdown table.
+    Plans(plans::PlansArgs),
     Ratings(ratings::RatingsArgs),
     Glance(glance::GlanceArgs),
     Distill(distill::DistillArgs),
@@ -167,6 +170,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Accuracy(args) => accuracy::run(&args),
         Command::Distill(args) => distill::run(&args),
         Command::Experiment(args) => experiment::run(&args),
+        Command::Plans(args) => plans::run(&args),
         Command::Ratings(args) => ratings::run_recorded(&args),
         Command::Glance(args) => glance::run(&args),
         Command::Bench {

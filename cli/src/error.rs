@@ -6,6 +6,7 @@ use evoboard::arena::{OpeningError, SpecError};
 use evoboard::eval::EvaluatorError;
 use evoboard::evolve::EvolveError;
 use evoboard::experiments::ExperimentError;
+use evoboard::experiments::status::StatusError;
 use evoboard::games::GameError;
 use evoboard::nn::TopologyError;
 use evoboard::persist::PersistError;
@@ -81,6 +82,7 @@ blame!(
     OpeningError,
     TopologyError,
     RatingError,
+    StatusError,
 );
 blame!(
     Failure: std::io::Error,

@@ -25,6 +25,7 @@ mod launch;
 mod nboard;
 mod panel;
 mod perft;
+mod plans;
 mod play;
 mod plot;
 mod prune;

@@ -1,5 +1,6 @@
 //! Experiments run whole. Plans of the user's (`plan`, `runner`, `results`): variants of a
-//! run's settings over seeds, every champion measured, and summaries a reader can quote.
+//! run's settings over seeds, every champion measured, and summaries a reader can quote;
+//! how far each plan of the repository has been run (`status`).
 //! And the source papers' studies: the Congkak report's question whether a network as
 //! forward pruning speeds up minimax (`prune`), and Gifford et al.'s (2008) ranking of every
 //! combination of Kalah's heuristics (`gifford`). The commands print what these return.
@@ -17,6 +18,7 @@ pub mod results;
 pub mod reuse;
 pub mod runner;
 pub mod seed_roles;
+pub mod status;
 
 use std::path::PathBuf;
 

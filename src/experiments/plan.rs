@@ -280,6 +280,12 @@ impl PlanFile {
         })
     }
 
+    /// The variants' names as written, before anything is resolved: what a reader of the
+    /// plan's results directory needs to know which runs it should hold.
+    pub fn variant_names(&self) -> Vec<String> {
+        self.variants.keys().cloned().collect()
+    }
+
     /// Resolves every variant's settings for the game `start` begins.
     pub fn resolve<G: NamedEvaluators>(self, start: &G) -> Result<Plan, PlanError> {
         let invalid = |message: String| Err(PlanError::Invalid(message));
@@ -626,13 +632,17 @@ fn settings<G: NamedEvaluators>(
     settings::resolve(start, &given).map_err(|error| error.to_string())
 }
 
-/// The plans in `dir` (its `.toml` files but the seed ledger, `seeds.toml`), sorted.
+/// The plans in `dir` (its `.toml` files but the seed ledger, `seeds.toml`, and the
+/// plans' status notes, `status.toml`), sorted.
 pub fn plan_files(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let not_plans = [seed_roles::LEDGER_FILE, super::status::NOTES_FILE].map(std::ffi::OsStr::new);
     let mut plans = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         let is_plan = path.extension().is_some_and(|ext| ext == "toml")
-            && path.file_name() != Some(std::ffi::OsStr::new(seed_roles::LEDGER_FILE));
+            && !path
+                .file_name()
+                .is_some_and(|name| not_plans.contains(&name));
         if is_plan {
             plans.push(path);
         }

@@ -7,8 +7,9 @@
 //! minibatches average the gradient of many, and Adam scales each weight's step by that
 //! weight's own gradient history. On Othello's 64-42-1 network this fits the teacher's
 //! values more closely than online distillation does (mean squared error 0.043–0.059
-//! against about 0.067), yet the depth-2 player does not follow the error (70–82% against
-//! `heuristic:2`); a 64-128-1 fit passes 85% (docs/results.md).
+//! against about 0.067), yet the depth-2 player does not follow the error (scores of
+//! 0.70–0.82 against `heuristic:2`); a 64-128-1 fit wins more than 85%
+//! (docs/results/othello-mlp.md).
 //!
 //! The positions come from games the teacher plays against itself from random openings,
 //! with random moves among its own (see [`SampleSettings`]); each is labelled with the
