@@ -23,6 +23,8 @@ use crate::experiments::plan::Metric;
 use crate::experiments::seed_roles;
 use crate::experiments::{ExperimentError, write_file};
 
+/// The claims' file name, beside the plans in `experiments/` (not a plan).
+pub const CLAIMS_NAME: &str = "glance.toml";
 /// Where the claims are, from the repository's root.
 pub const CLAIMS_FILE: &str = "experiments/glance.toml";
 /// Where their measurements are kept.
@@ -393,6 +395,11 @@ mod tests {
             "[[claim]]\nid = \"k\"\ngame = \"kalah\"\nlabel = \"h1\"\nplayer = \"heuristic:1\"\n\
              games = 4\nseeds = [32001]\nmade_by = \"-\"\n{extra}"
         )
+    }
+
+    #[test]
+    fn the_claims_file_is_named_alike_in_both_constants() {
+        assert!(CLAIMS_FILE.ends_with(&format!("/{CLAIMS_NAME}")));
     }
 
     #[test]

@@ -632,10 +632,15 @@ fn settings<G: NamedEvaluators>(
     settings::resolve(start, &given).map_err(|error| error.to_string())
 }
 
-/// The plans in `dir` (its `.toml` files but the seed ledger, `seeds.toml`, and the
-/// plans' status notes, `status.toml`), sorted.
+/// The plans in `dir` (its `.toml` files but the seed ledger, `seeds.toml`, the plans'
+/// status notes, `status.toml`, and the headline claims, `glance.toml`), sorted.
 pub fn plan_files(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
-    let not_plans = [seed_roles::LEDGER_FILE, super::status::NOTES_FILE].map(std::ffi::OsStr::new);
+    let not_plans = [
+        seed_roles::LEDGER_FILE,
+        super::status::NOTES_FILE,
+        super::glance::CLAIMS_NAME,
+    ]
+    .map(std::ffi::OsStr::new);
     let mut plans = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
