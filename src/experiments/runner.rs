@@ -120,6 +120,34 @@ pub struct RunMeasures {
     pub taken_for: Option<String>,
 }
 
+impl RunMeasures {
+    /// Whether these are the measures `plan` takes of every champion: taken for its
+    /// measures, or, in a file written before evaluations said what they were taken for,
+    /// exactly the plan's measures by name, in order, each of the plan's number of games.
+    pub fn measures_plan(&self, plan: &Plan) -> bool {
+        match &self.taken_for {
+            Some(key) => *key == plan.measures_key(),
+            None => {
+                let planned = plan
+                    .evaluation
+                    .benchmark
+                    .iter()
+                    .map(|b| (b.name(), b.games));
+                let league = plan.evaluation.league.iter();
+                let planned: Vec<(String, usize)> = planned
+                    .chain(league.map(|l| ("league".to_string(), l.games)))
+                    .collect();
+                let taken: Vec<(String, usize)> = self
+                    .measures
+                    .iter()
+                    .map(|m| (m.measure.clone(), m.games))
+                    .collect();
+                taken == planned
+            }
+        }
+    }
+}
+
 /// Opens `dir` for `plan` (whose text is `text`): a new experiment in a new or empty
 /// directory, or, with `resume`, the experiment begun there with the same plan. A plan
 /// whose measures could not be taken in `dir` is refused first, with nothing written.
@@ -309,7 +337,7 @@ fn run_one<G: NamedEvaluators>(
     let run_dir = experiment.run_dir(&variant.name, seed);
     let file = experiment.evaluation_file(&variant.name, seed);
     let kept: Option<RunMeasures> = read_kept(&file, "measure that run again")?;
-    if let Some(measured) = kept.filter(|kept| kept.taken_for == Some(plan.measures_key())) {
+    if let Some(measured) = kept.filter(|kept| kept.measures_plan(plan)) {
         return Ok(measured);
     }
     let config = variant.run_config(seed);
@@ -420,4 +448,66 @@ fn measure<G: NamedEvaluators>(
         measures,
         taken_for: Some(plan.measures_key()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::plan::PlanFile;
+    use crate::games::othello::Othello;
+
+    fn plan() -> Plan {
+        let text = "game = \"othello\"\nseeds = [1]\n[base]\npreset = \"cmaes\"\n[variants.a]\n\
+                    [[evaluation.benchmark]]\nopponent = \"heuristic:1\"\ngames = 10\nseed = 777\n\
+                    [[evaluation.benchmark]]\nopponent = \"wpc:1\"\ngames = 20\nseed = 777\n\
+                    [evaluation.league]\ngames = 30\nseed = 777\n";
+        PlanFile::parse(text)
+            .unwrap()
+            .resolve(&Othello::start())
+            .unwrap()
+    }
+
+    fn measures(taken: &[(&str, usize)], taken_for: Option<String>) -> RunMeasures {
+        RunMeasures {
+            variant: "a".to_string(),
+            seed: 1,
+            champion_generation: 3,
+            measures: taken
+                .iter()
+                .map(|&(measure, games)| Measured {
+                    measure: measure.to_string(),
+                    value: 0.5,
+                    games,
+                })
+                .collect(),
+            taken_for,
+        }
+    }
+
+    /// Evaluation files written before they said what they were taken for are the plan's
+    /// when they hold exactly its measures: the same names, in order, the League's
+    /// included, each of the plan's number of games.
+    #[test]
+    fn a_kept_evaluation_without_its_key_is_the_plans_when_it_holds_exactly_its_measures() {
+        let plan = plan();
+        let exact = [("vs heuristic:1", 10), ("vs wpc:1", 20), ("league", 30)];
+        assert!(measures(&exact, None).measures_plan(&plan));
+        assert!(measures(&exact, Some(plan.measures_key())).measures_plan(&plan));
+        let refused: [&[(&str, usize)]; 4] = [
+            &[("vs wpc:1", 20), ("vs heuristic:1", 10), ("league", 30)],
+            &[("vs heuristic:1", 10), ("vs wpc:1", 20)],
+            &[
+                ("vs heuristic:1", 10),
+                ("vs wpc:1", 20),
+                ("league", 30),
+                ("x", 2),
+            ],
+            &[("vs heuristic:1", 10), ("vs wpc:1", 20), ("league", 40)],
+        ];
+        for taken in refused {
+            assert!(!measures(taken, None).measures_plan(&plan), "{taken:?}");
+        }
+        // A key says what they were taken for, whatever their names.
+        assert!(!measures(&exact, Some("other".to_string())).measures_plan(&plan));
+    }
 }
