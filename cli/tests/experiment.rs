@@ -26,7 +26,7 @@ fn the_smoke_plan_runs_end_to_end() {
     let lines: Vec<&str> = results.lines().collect();
     assert_eq!(
         lines[0],
-        "variant,seed,measure,metric,value,games,champion_generation"
+        "variant,seed,measure,metric,value,games,champion_generation,champion_sha256"
     );
     // 2 variants × 3 seeds, two measures each (a benchmark, the round robin's rating),
     // seeds outermost.
@@ -113,7 +113,7 @@ fn the_smoke_plan_runs_end_to_end() {
     );
     // Resumed when complete: nothing to do, the same results.
     let before = dir.join("before");
-    copy_dir(&out, &before);
+    common::copy_dir(&out, &before);
     let resumed = experiment(&[SMOKE, "--out", out.to_str().unwrap(), "--resume"]);
     assert!(resumed.status.success(), "{resumed:?}");
     common::assert_same_files(&out, &before);
@@ -125,10 +125,10 @@ fn the_smoke_plan_runs_end_to_end() {
     // A run copied in from another variant is refused by the setting that differs, before
     // its champion is measured under the wrong name.
     let swapped = dir.join("swapped");
-    copy_dir(&before, &swapped);
+    common::copy_dir(&before, &swapped);
     let td0_seed_1 = swapped.join("runs/td0/seed-1");
     std::fs::remove_dir_all(&td0_seed_1).unwrap();
-    copy_dir(&swapped.join("runs/lambda/seed-1"), &td0_seed_1);
+    common::copy_dir(&swapped.join("runs/lambda/seed-1"), &td0_seed_1);
     std::fs::remove_file(swapped.join("evaluations/td0-seed-1.json")).unwrap();
     let refused = experiment(&[SMOKE, "--out", swapped.to_str().unwrap(), "--resume"]);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
@@ -143,7 +143,7 @@ fn the_smoke_plan_runs_end_to_end() {
     // A held-out table changed after the fact (its plan copied over plan.toml) is measured
     // again on resume; the runs and their measures are kept.
     let retested = dir.join("retested");
-    copy_dir(&before, &retested);
+    common::copy_dir(&before, &retested);
     let changed = dir.join("changed-held-out.toml");
     let smoke = std::fs::read_to_string(SMOKE).unwrap();
     let fewer = smoke.replace("games = 40\nseed = 779", "games = 20\nseed = 779");
@@ -178,7 +178,7 @@ fn a_run_copied_from_a_shorter_variant_or_reused_from_another_experiment_goes_on
     }
     // The longer plan begun with the short runs copied in, none of them measured: each
     // goes on from its last checkpoint and ends as the run begun with six generations.
-    copy_dir(&short.join("runs"), &extended.join("runs"));
+    common::copy_dir(&short.join("runs"), &extended.join("runs"));
     std::fs::copy(&longer, extended.join("plan.toml")).unwrap();
     let resume = |plan: &Path, out: &Path| {
         experiment(&[
@@ -245,7 +245,7 @@ fn a_run_copied_from_a_shorter_variant_or_reused_from_another_experiment_goes_on
     assert!(!again.join("never").exists());
     // A run longer than the plan's budget is not cut short: it is refused.
     let cut = dir.join("cut");
-    copy_dir(&fresh.join("runs"), &cut.join("runs"));
+    common::copy_dir(&fresh.join("runs"), &cut.join("runs"));
     std::fs::copy(SMOKE, cut.join("plan.toml")).unwrap();
     let refused = resume(Path::new(SMOKE), &cut);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
@@ -256,19 +256,6 @@ fn a_run_copied_from_a_shorter_variant_or_reused_from_another_experiment_goes_on
             cut.join("runs/td0/seed-1").display()
         )
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
 }
 
 #[test]

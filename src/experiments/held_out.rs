@@ -27,6 +27,9 @@ pub struct HeldOutResult {
     pub among: Vec<String>,
     pub validation: f64,
     pub champion_generation: u32,
+    /// The champion's SHA-256, as the run's evaluation records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub champion_sha256: Option<String>,
     /// The plan's `[held_out]` table these measures were taken for: a resumed experiment
     /// whose plan now asks for others takes them again.
     #[serde(default)]
@@ -106,6 +109,15 @@ pub fn measure_held_out<G: NamedEvaluators>(
         && kept.seed == chosen.seed
         && kept.table.as_ref() == Some(held_out)
     {
+        if kept.champion_sha256.is_some() || chosen.champion_sha256.is_none() {
+            return Ok(Some(kept));
+        }
+        // A file from before champions were recorded by hash: the run's is filled in.
+        let kept = HeldOutResult {
+            champion_sha256: chosen.champion_sha256.clone(),
+            ..kept
+        };
+        write_kept(&file, &kept)?;
         return Ok(Some(kept));
     }
     eprintln!(
@@ -122,6 +134,7 @@ pub fn measure_held_out<G: NamedEvaluators>(
         among: held_out.among.clone(),
         validation,
         champion_generation: chosen.champion_generation,
+        champion_sha256: chosen.champion_sha256.clone(),
         table: Some(held_out.clone()),
         measures: take_measures(start, held_out, &champion)?,
     };
@@ -213,6 +226,7 @@ mod tests {
             variant: variant.to_string(),
             seed,
             champion_generation: 7,
+            champion_sha256: None,
             measures: league
                 .map(|value| Measured {
                     measure: "league".to_string(),
@@ -255,6 +269,7 @@ mod tests {
             among: vec!["a".to_string(), "b".to_string()],
             validation: 0.97,
             champion_generation: 2875,
+            champion_sha256: None,
             table: None,
             measures: vec![HeldOutMeasure::new(
                 "league".to_string(),

@@ -14,6 +14,7 @@ pub mod measures;
 pub mod plan;
 pub mod prune;
 pub mod ratings;
+pub mod recorded;
 pub mod results;
 pub mod reuse;
 pub mod runner;

@@ -3,6 +3,8 @@
 //! all runs are measured, and kept in `round-robin.json`, so a resumed experiment does not
 //! play it again.
 
+use std::collections::BTreeMap;
+
 use crate::arena::AgentSpec;
 use crate::arena::tournament::{TournamentConfig, round_robin};
 use crate::eval::NamedEvaluators;
@@ -18,6 +20,10 @@ struct KeptRatings {
     ratings: Ratings,
     #[serde(default)]
     taken_for: Option<String>,
+    /// Each champion's SHA-256 (as its run's evaluation records it), by its name among the
+    /// players.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    champion_sha256: BTreeMap<String, String>,
 }
 
 /// Bootstrap resamples behind the ratings' intervals.
@@ -50,14 +56,31 @@ pub fn rate_champions<G: NamedEvaluators>(
         })
         .collect();
     let taken_for = serde_json::json!({ "measure": measure, "champions": champions }).to_string();
+    let champion_sha256: BTreeMap<String, String> = runs
+        .iter()
+        .filter_map(|run| {
+            let hash = run.champion_sha256.clone()?;
+            Some((champion_name(&run.variant, run.seed), hash))
+        })
+        .collect();
     let kept: Option<KeptRatings> = read_kept(&file, "play the round robin again")?;
     let ratings = match kept.filter(|kept| kept.taken_for.as_ref() == Some(&taken_for)) {
-        Some(kept) => kept.ratings,
+        Some(kept) if kept.champion_sha256 == champion_sha256 => kept.ratings,
+        // Played before champions were recorded by hash: the hashes are filled in.
+        Some(kept) => {
+            let kept = KeptRatings {
+                champion_sha256,
+                ..kept
+            };
+            write_kept(&file, &kept)?;
+            kept.ratings
+        }
         None => {
             let ratings = play(start, plan, measure, experiment, runs)?;
             let kept = KeptRatings {
                 ratings,
                 taken_for: Some(taken_for),
+                champion_sha256,
             };
             write_kept(&file, &kept)?;
             kept.ratings

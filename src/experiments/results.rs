@@ -29,6 +29,8 @@ struct ResultRow<'a> {
     value: Fixed<6>,
     games: usize,
     champion_generation: u32,
+    /// The champion file's SHA-256 (empty when none was recorded).
+    champion_sha256: &'a str,
 }
 
 /// A variant's learning curve at one generation: the mean over its runs of the
@@ -201,6 +203,7 @@ pub fn write_results(
                 value: Fixed(m.value),
                 games: m.games,
                 champion_generation: run.champion_generation,
+                champion_sha256: run.champion_sha256.as_deref().unwrap_or_default(),
             })
         })
         .collect();

@@ -23,6 +23,7 @@ use crate::evolve::config::EvolveConfig;
 use crate::evolve::{Evolution, Observer};
 use crate::experiments::measures::{champion_spec, play_benchmark, play_league};
 use crate::experiments::plan::{Plan, Variant};
+use crate::experiments::recorded::champion_sha256;
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
 
 /// An experiment's directory and where each of its files lives.
@@ -113,6 +114,10 @@ pub struct RunMeasures {
     pub seed: u64,
     /// The generation whose network became the champion.
     pub champion_generation: u32,
+    /// The SHA-256 of the champion file's bytes (see [`super::recorded`]): what the
+    /// champion played again from the run's settings must hash as.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub champion_sha256: Option<String>,
     pub measures: Vec<Measured>,
     /// The plan's measures these were taken for (see [`Plan::measures_key`]): a resumed
     /// experiment whose plan now asks for others takes them again, never mixes them.
@@ -338,7 +343,7 @@ fn run_one<G: NamedEvaluators>(
     let file = experiment.evaluation_file(&variant.name, seed);
     let kept: Option<RunMeasures> = read_kept(&file, "measure that run again")?;
     if let Some(measured) = kept.filter(|kept| kept.measures_plan(plan)) {
-        return Ok(measured);
+        return record_hash(plan, measured, &run_dir, &file);
     }
     let config = variant.run_config(seed);
     let mut evolution = if run_dir.join("run.json").exists() {
@@ -369,6 +374,28 @@ fn run_one<G: NamedEvaluators>(
     observer.measuring(run);
     let measured = measure(start, plan, &variant.name, seed, &run_dir)?;
     write_kept(&file, &measured)?;
+    Ok(measured)
+}
+
+/// `measured`, the plan's measures kept from an earlier invocation, with the champion's
+/// hash filled in (and what they were taken for) when the file predates them and the
+/// champion is there to be hashed.
+fn record_hash(
+    plan: &Plan,
+    measured: RunMeasures,
+    run_dir: &Path,
+    file: &Path,
+) -> Result<RunMeasures, ExperimentError> {
+    let champion = run_dir.join("champion.evo");
+    if measured.champion_sha256.is_some() || !champion.is_file() {
+        return Ok(measured);
+    }
+    let measured = RunMeasures {
+        champion_sha256: Some(champion_sha256(&champion)?),
+        taken_for: Some(plan.measures_key()),
+        ..measured
+    };
+    write_kept(file, &measured)?;
     Ok(measured)
 }
 
@@ -445,6 +472,7 @@ fn measure<G: NamedEvaluators>(
         variant: variant.to_string(),
         seed,
         champion_generation: champion.generation,
+        champion_sha256: Some(champion_sha256(&champion_file)?),
         measures,
         taken_for: Some(plan.measures_key()),
     })
@@ -472,6 +500,7 @@ mod tests {
             variant: "a".to_string(),
             seed: 1,
             champion_generation: 3,
+            champion_sha256: None,
             measures: taken
                 .iter()
                 .map(|&(measure, games)| Measured {

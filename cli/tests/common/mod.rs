@@ -123,6 +123,20 @@ pub fn temp_dir(name: &str) -> PathBuf {
 
 pub mod server;
 
+/// Copies the directory `from` to `to`, recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
 /// The files an experiment's results are made of, by relative path, with their bytes:
 /// all but the runs' locks, the PNG drawings, and the time each generation took (the last
 /// column of `stats.csv`).
