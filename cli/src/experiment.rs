@@ -238,9 +238,9 @@ fn conclude<G: NamedEvaluators>(
 ) -> CliResult {
     if let Some(measure) = &plan.evaluation.round_robin {
         eprintln!("round robin of the champions (round-robin.json)");
-        rate_champions(start, plan, measure, experiment, &mut runs)?;
+        rate_champions(start, plan, measure, experiment, &mut runs, &RunsProgress)?;
     }
-    let held_out = measure_held_out(start, plan, experiment, &runs)?;
+    let held_out = measure_held_out(start, plan, experiment, &runs, &RunsProgress)?;
     let (summaries, curves) = write_results(plan, experiment, &runs, held_out.as_ref())?;
     let plots = plot_experiment(plan, &summaries, &curves, &experiment.dir)?;
     print!(
@@ -286,6 +286,13 @@ impl ExperimentObserver for RunsProgress {
 
     fn measuring(&self, run: RunLabel) {
         eprintln!("{}: measuring the champion", name(run));
+    }
+
+    fn rebuilding(&self, run: RunLabel, recorded: &str) {
+        eprintln!(
+            "{}: champion absent, playing the run again (it must hash as the recorded {recorded})",
+            name(run)
+        );
     }
 }
 

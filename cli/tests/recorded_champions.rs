@@ -99,3 +99,163 @@ fn every_champion_is_recorded_by_hash_and_old_files_gain_it_without_measuring_ag
     );
     common::assert_same_files(&out, &before);
 }
+
+/// Removes every champion and checkpoint of the experiment in `out`, as the repository
+/// keeps it; returns the champions' bytes by run directory.
+fn strip(out: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut champions = Vec::new();
+    for variant in ["td0", "lambda"] {
+        for seed in 1..=3 {
+            let run = out.join(format!("runs/{variant}/seed-{seed}"));
+            for entry in std::fs::read_dir(&run).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_str().unwrap().to_string();
+                if name == "champion.evo" {
+                    champions.push((run.clone(), std::fs::read(&path).unwrap()));
+                }
+                if name == "champion.evo" || name.starts_with("gen-") {
+                    std::fs::remove_file(&path).unwrap();
+                }
+            }
+        }
+    }
+    champions
+}
+
+fn rebuilt_runs(output: &std::process::Output) -> usize {
+    String::from_utf8_lossy(&output.stderr)
+        .matches("champion absent, playing the run again")
+        .count()
+}
+
+#[test]
+fn an_absent_champion_is_played_again_when_needed_and_must_hash_as_recorded() {
+    let dir = common::temp_dir("recorded-rebuild");
+    let out = smoke(&dir);
+    let champions = strip(&out);
+    let present = || {
+        champions
+            .iter()
+            .filter(|(run, _)| run.join("champion.evo").exists())
+            .count()
+    };
+    // Finished and measured: resumed, nothing is played again.
+    let output = resume(&out);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!((rebuilt_runs(&output), present()), (0, 0), "{output:?}");
+    // Another held-out table: the chosen run's champion is played again, to the same bytes.
+    let smoke_text = std::fs::read_to_string(SMOKE).unwrap();
+    let fewer = smoke_text.replace("games = 40\nseed = 779", "games = 20\nseed = 779");
+    let plan = dir.join("fewer.toml");
+    std::fs::write(&plan, &fewer).unwrap();
+    std::fs::write(out.join("plan.toml"), &fewer).unwrap();
+    let resume_as = |plan: &Path, out: &Path| {
+        experiment(&[
+            plan.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--resume",
+        ])
+    };
+    let output = resume_as(&plan, &out);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!((rebuilt_runs(&output), present()), (1, 1), "{output:?}");
+    for (run, bytes) in &champions {
+        if let Ok(rebuilt) = std::fs::read(run.join("champion.evo")) {
+            assert!(rebuilt == *bytes, "{} differs", run.display());
+        }
+    }
+    let held_out = json(&out.join("held-out.json"));
+    assert_eq!(held_out["measures"][0]["games"], 20);
+    // A recorded hash the run does not reproduce stops the experiment, naming the run and
+    // both hashes.
+    let chosen = out.join(format!(
+        "runs/{}/seed-{}",
+        held_out["variant"].as_str().unwrap(),
+        held_out["seed"]
+    ));
+    let evaluation = out.join(format!(
+        "evaluations/{}-seed-{}.json",
+        held_out["variant"].as_str().unwrap(),
+        held_out["seed"]
+    ));
+    let mut measures = json(&evaluation);
+    let recorded = measures["champion_sha256"].as_str().unwrap().to_string();
+    let wrong = "0".repeat(64);
+    measures["champion_sha256"] = wrong.clone().into();
+    write_json(&evaluation, &measures);
+    std::fs::remove_file(chosen.join("champion.evo")).unwrap();
+    std::fs::write(out.join("plan.toml"), &smoke_text).unwrap();
+    let output = resume(&out);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .last()
+            .unwrap(),
+        format!(
+            "error: the champion of {} played again hashes {recorded}, not the recorded {wrong}: \
+             the run does not reproduce",
+            chosen.display()
+        )
+    );
+    assert!(!chosen.join("champion.evo").exists());
+    measures["champion_sha256"] = recorded.into();
+    write_json(&evaluation, &measures);
+    // Measures not yet taken: every champion is played again, then measured.
+    let edited = smoke_text.replace("heuristic:1", "heuristic:3");
+    let plan = dir.join("edited.toml");
+    std::fs::write(&plan, &edited).unwrap();
+    std::fs::write(out.join("plan.toml"), &edited).unwrap();
+    let output = resume_as(&plan, &out);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!((rebuilt_runs(&output), present()), (6, 6), "{output:?}");
+    let results = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert_eq!(results.matches(",vs heuristic:3,").count(), 6, "{results}");
+    for (run, bytes) in &champions {
+        assert!(std::fs::read(run.join("champion.evo")).unwrap() == *bytes);
+    }
+}
+
+#[test]
+fn runs_reused_or_started_from_without_their_champions_are_rebuilt_where_needed() {
+    let dir = common::temp_dir("recorded-reuse");
+    let out = smoke(&dir);
+    let champions = strip(&out);
+    // Reused with their measures and hashes: the round robin of the new experiment needs
+    // every champion, played again in its own directory; the source is left as it was.
+    let reusing = dir.join("reusing");
+    let output = experiment(&[
+        SMOKE,
+        "--out",
+        reusing.to_str().unwrap(),
+        "--reuse",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(rebuilt_runs(&output), 6, "{output:?}");
+    for (run, bytes) in &champions {
+        assert!(!run.join("champion.evo").exists());
+        let relative = run.strip_prefix(&out).unwrap();
+        assert!(std::fs::read(reusing.join(relative).join("champion.evo")).unwrap() == *bytes);
+    }
+    // A plan whose runs start from an absent champion of another experiment's run: that
+    // run is played again first, its champion checked and put back.
+    let start = out.join("runs/td0/seed-1/champion.evo");
+    let text = std::fs::read_to_string(SMOKE).unwrap().replace(
+        "[base]\n",
+        &format!("[base]\nstart_from = \"{}\"\n", start.display()),
+    );
+    let plan = dir.join("started.toml");
+    std::fs::write(&plan, text).unwrap();
+    let started = dir.join("started");
+    let output = experiment(&[plan.to_str().unwrap(), "--out", started.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(rebuilt_runs(&output), 1, "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("(out/td0, seed 1): champion absent"),
+        "{said}"
+    );
+    assert!(std::fs::read(&start).unwrap() == champions[0].1);
+}

@@ -12,7 +12,8 @@ use crate::arena::WinRecord;
 use crate::eval::NamedEvaluators;
 use crate::experiments::measures::{play_benchmark, play_league, play_panel_rows};
 use crate::experiments::plan::{HeldOut, Plan};
-use crate::experiments::runner::{ExperimentDir, RunMeasures};
+use crate::experiments::rebuild::ensure_champion;
+use crate::experiments::runner::{ExperimentDir, ExperimentObserver, RunLabel, RunMeasures};
 use crate::experiments::{ExperimentError, read_kept, write_kept};
 
 /// The run validation chose and its held-out measures, as `held-out.json` keeps them.
@@ -96,6 +97,7 @@ pub fn measure_held_out<G: NamedEvaluators>(
     plan: &Plan,
     experiment: &ExperimentDir,
     runs: &[RunMeasures],
+    observer: &dyn ExperimentObserver,
 ) -> Result<Option<HeldOutResult>, ExperimentError> {
     let Some(held_out) = &plan.held_out else {
         return Ok(None);
@@ -124,9 +126,24 @@ pub fn measure_held_out<G: NamedEvaluators>(
         "held-out measures of {} seed {} (chosen by {}: {validation:.3})",
         chosen.variant, chosen.seed, held_out.choose_by
     );
-    let champion = experiment
-        .run_dir(&chosen.variant, chosen.seed)
-        .join("champion.evo");
+    let run_dir = experiment.run_dir(&chosen.variant, chosen.seed);
+    let run = RunLabel {
+        index: runs
+            .iter()
+            .position(|run| std::ptr::eq(run, chosen))
+            .unwrap_or(0),
+        total: runs.len(),
+        variant: &chosen.variant,
+        seed: chosen.seed,
+    };
+    ensure_champion(
+        start,
+        &run_dir,
+        chosen.champion_sha256.as_deref(),
+        run,
+        observer,
+    )?;
+    let champion = run_dir.join("champion.evo");
     let result = HeldOutResult {
         variant: chosen.variant.clone(),
         seed: chosen.seed,

@@ -14,6 +14,7 @@ pub mod measures;
 pub mod plan;
 pub mod prune;
 pub mod ratings;
+pub mod rebuild;
 pub mod recorded;
 pub mod results;
 pub mod reuse;
@@ -64,6 +65,16 @@ pub enum ExperimentError {
         "{measure}: {forfeits}; a measure with a forfeited game is not recorded, so the experiment stops (resume it once the agent works)"
     )]
     Forfeited { measure: String, forfeits: String },
+    /// A champion played again from its run's settings hashes otherwise than the one
+    /// recorded when it was measured: the run no longer reproduces.
+    #[error(
+        "the champion of {run} played again hashes {rebuilt}, not the recorded {recorded}: the run does not reproduce"
+    )]
+    NotReproduced {
+        run: String,
+        recorded: String,
+        rebuilt: String,
+    },
     /// A stop was asked for ([`crate::interrupt`]) before this run started.
     #[error("interrupted before run {variant}, seed {seed}")]
     Interrupted { variant: String, seed: u64 },
@@ -83,6 +94,7 @@ impl ExperimentError {
             | ExperimentError::Rating(_)
             | ExperimentError::Write { .. }
             | ExperimentError::Forfeited { .. }
+            | ExperimentError::NotReproduced { .. }
             | ExperimentError::Interrupted { .. } => false,
         }
     }

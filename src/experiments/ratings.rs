@@ -9,7 +9,10 @@ use crate::arena::AgentSpec;
 use crate::arena::tournament::{TournamentConfig, round_robin};
 use crate::eval::NamedEvaluators;
 use crate::experiments::plan::{Plan, RATING, RoundRobinMeasure};
-use crate::experiments::runner::{ExperimentDir, Measured, RunMeasures};
+use crate::experiments::rebuild::ensure_champion;
+use crate::experiments::runner::{
+    ExperimentDir, ExperimentObserver, Measured, RunLabel, RunMeasures,
+};
 use crate::experiments::{ExperimentError, read_kept, write_kept};
 use crate::statistics::{Ratings, rate};
 
@@ -41,6 +44,7 @@ pub fn rate_champions<G: NamedEvaluators>(
     measure: &RoundRobinMeasure,
     experiment: &ExperimentDir,
     runs: &mut [RunMeasures],
+    observer: &dyn ExperimentObserver,
 ) -> Result<Ratings, ExperimentError> {
     let file = experiment.dir.join("round-robin.json");
     // What the ratings were played for: the measure and the champions (a plan edited in
@@ -76,7 +80,7 @@ pub fn rate_champions<G: NamedEvaluators>(
             kept.ratings
         }
         None => {
-            let ratings = play(start, plan, measure, experiment, runs)?;
+            let ratings = play(start, plan, measure, experiment, runs, observer)?;
             let kept = KeptRatings {
                 ratings,
                 taken_for: Some(taken_for),
@@ -106,13 +110,26 @@ fn play<G: NamedEvaluators>(
     measure: &RoundRobinMeasure,
     experiment: &ExperimentDir,
     runs: &[RunMeasures],
+    observer: &dyn ExperimentObserver,
 ) -> Result<Ratings, ExperimentError> {
     let mut names = Vec::new();
     let mut agents = Vec::new();
-    for run in runs {
-        let path = experiment
-            .run_dir(&run.variant, run.seed)
-            .join("champion.evo");
+    for (index, run) in runs.iter().enumerate() {
+        let run_dir = experiment.run_dir(&run.variant, run.seed);
+        let label = RunLabel {
+            index,
+            total: runs.len(),
+            variant: &run.variant,
+            seed: run.seed,
+        };
+        ensure_champion(
+            start,
+            &run_dir,
+            run.champion_sha256.as_deref(),
+            label,
+            observer,
+        )?;
+        let path = run_dir.join("champion.evo");
         let spec: AgentSpec = format!("champion:{}", path.display()).parse()?;
         names.push(champion_name(&run.variant, run.seed));
         agents.push((

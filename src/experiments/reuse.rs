@@ -3,7 +3,9 @@
 //! variant and seed is the run the plan would make: it is copied in rather than run again,
 //! with its measures when the other plan measured alike. A run of the same settings and a
 //! smaller budget is copied with its checkpoints and goes on from the last to the plan's
-//! budget (see the runner), ending as a run begun with it would.
+//! budget (see the runner), ending as a run begun with it would. A run whose champion is
+//! absent (left out of the repository) is copied with its measures and recorded hash, and
+//! its champion is rebuilt here when something needs it (see [`super::rebuild`]).
 
 use std::path::{Path, PathBuf};
 
@@ -84,12 +86,22 @@ impl Sources {
                     .filter_map(|(source, alike)| best_match(source, *alike, seed, &planned))
                     .reduce(better);
                 let Some(found) = found else { continue };
-                copy_run(&found, &target)?;
-                reused.runs += 1;
                 let kept = match &found.measures {
                     Some(file) => read_kept::<RunMeasures>(file, "reuse that run")?,
                     None => None,
                 };
+                // A champion left out of the repository comes with its hash, to be rebuilt
+                // here when needed; without one it could not be checked.
+                let unrecorded = kept.as_ref().is_none_or(|k| k.champion_sha256.is_none());
+                if !found.run.champion().exists() && found.checkpoints.is_empty() && unrecorded {
+                    return Err(ExperimentError::Directory(format!(
+                        "cannot reuse {}: it has no champion.evo, and its evaluation records no \
+                         champion_sha256 to check one played again against",
+                        found.run.dir.display()
+                    )));
+                }
+                copy_run(&found, &target)?;
+                reused.runs += 1;
                 if let Some(measures) = kept {
                     // The same champion under this plan's name for its variant.
                     let measures = RunMeasures {

@@ -23,6 +23,7 @@ use crate::evolve::config::EvolveConfig;
 use crate::evolve::{Evolution, Observer};
 use crate::experiments::measures::{champion_spec, play_benchmark, play_league};
 use crate::experiments::plan::{Plan, Variant};
+use crate::experiments::rebuild::{ensure_champion, ensure_start_from};
 use crate::experiments::recorded::champion_sha256;
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
 
@@ -73,12 +74,15 @@ pub trait ExperimentObserver: Sync {
     fn generation_done(&self, _run: RunLabel, _state: &EvolutionState, _seconds: f64) {}
     /// `run`'s champion is being measured.
     fn measuring(&self, _run: RunLabel) {}
+    /// `run`'s champion is absent and needed: the run is played again, and its champion
+    /// must hash as `recorded` (see [`super::rebuild`]).
+    fn rebuilding(&self, _run: RunLabel, _recorded: &str) {}
 }
 
 /// An experiment's observer as one of its runs sees it.
-struct RunObserver<'a> {
-    run: RunLabel<'a>,
-    observer: &'a dyn ExperimentObserver,
+pub(crate) struct RunObserver<'a> {
+    pub(crate) run: RunLabel<'a>,
+    pub(crate) observer: &'a dyn ExperimentObserver,
 }
 
 impl Observer for RunObserver<'_> {
@@ -342,20 +346,32 @@ fn run_one<G: NamedEvaluators>(
     let run_dir = experiment.run_dir(&variant.name, seed);
     let file = experiment.evaluation_file(&variant.name, seed);
     let kept: Option<RunMeasures> = read_kept(&file, "measure that run again")?;
-    if let Some(measured) = kept.filter(|kept| kept.measures_plan(plan)) {
-        return record_hash(plan, measured, &run_dir, &file);
-    }
-    let config = variant.run_config(seed);
-    let mut evolution = if run_dir.join("run.json").exists() {
-        // Checked before the resume, which would rewrite the run's files.
-        let found = RunDir {
-            dir: run_dir.clone(),
+    let kept = match kept {
+        Some(measured) if measured.measures_plan(plan) => {
+            return record_hash(plan, measured, &run_dir, &file);
         }
-        .read_info()?
-        .config;
+        other => other,
+    };
+    let config = variant.run_config(seed);
+    let files = RunDir {
+        dir: run_dir.clone(),
+    };
+    let mut evolution = if files.run_json().exists() {
+        // Checked before the resume, which would rewrite the run's files.
+        let found = files.read_info()?.config;
         // A run of a smaller budget and otherwise the plan's settings (copied in from a
         // shorter variant) is carried on to the plan's budget.
         check_settings(&run_dir, &config, &carried_on(&found, &config))?;
+        if let Some(measured) = kept.filter(|_| found.generations == config.generations) {
+            // Finished, and measured by other measures: its champion (rebuilt if absent)
+            // is measured again.
+            let recorded = measured.champion_sha256.as_deref();
+            ensure_champion(start, &run_dir, recorded, run, observer)?;
+            return measure_and_keep(start, plan, run, &run_dir, &file, observer);
+        }
+        if files.latest_checkpoint().is_none() {
+            ensure_start_from(start, &config, observer)?;
+        }
         let budget = (found.generations < config.generations).then_some(config.generations);
         Evolution::resume(start.clone(), &run_dir, budget)?
     } else {
@@ -364,6 +380,7 @@ fn run_one<G: NamedEvaluators>(
                 ExperimentError::Directory(format!("cannot create {}: {error}", run_dir.display()))
             },
         )?;
+        ensure_start_from(start, &config, observer)?;
         Evolution::create(start.clone(), config, &run_dir)?
     };
     observer.run_started(run, evolution.state().generation);
@@ -371,9 +388,21 @@ fn run_one<G: NamedEvaluators>(
         evolution.run(&RunObserver { run, observer })?;
     }
     drop(evolution);
+    measure_and_keep(start, plan, run, &run_dir, &file, observer)
+}
+
+/// Takes the plan's measures of the champion in `run_dir` and keeps them in `file`.
+fn measure_and_keep<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    run: RunLabel,
+    run_dir: &Path,
+    file: &Path,
+    observer: &dyn ExperimentObserver,
+) -> Result<RunMeasures, ExperimentError> {
     observer.measuring(run);
-    let measured = measure(start, plan, &variant.name, seed, &run_dir)?;
-    write_kept(&file, &measured)?;
+    let measured = measure(start, plan, run.variant, run.seed, run_dir)?;
+    write_kept(file, &measured)?;
     Ok(measured)
 }
 
