@@ -9,7 +9,7 @@ use clap::Args;
 use crate::stop::{as_started, stop_on_ctrl_c, unless_interrupted};
 
 use crate::common::{GameName, configure_threads, with_game};
-use crate::error::{BadInput, CliResult};
+use crate::error::{BadInput, CliError, CliResult};
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::checkpoint::EvolutionState;
 use evoboard::experiments::figures::plot_experiment;
@@ -21,6 +21,7 @@ use evoboard::experiments::reuse::Sources;
 use evoboard::experiments::runner::{
     ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, disk_bound, open, run_all,
 };
+use evoboard::experiments::verify::{choose, finished_runs, verify_run};
 use evoboard::farm;
 
 /// Largest plan file read.
@@ -52,6 +53,19 @@ pub struct ExperimentArgs {
     /// smaller budget goes on from its last checkpoint). Repeatable; searched in order.
     #[arg(long, value_name = "DIR")]
     reuse: Vec<PathBuf>,
+    /// Check that the finished experiment in the directory reproduces: play some of its
+    /// runs again (chosen by --verify-seed among those whose champion's SHA-256 is
+    /// recorded) from their run.json in a temporary directory, and compare each champion's
+    /// hash with the recorded one. Prints a line per run; fails on a mismatch or on a
+    /// finished run without a recorded hash. The directory is only read.
+    #[arg(long, conflicts_with_all = ["resume", "reuse"])]
+    verify: bool,
+    /// Runs that --verify plays again.
+    #[arg(long, default_value_t = 2, requires = "verify", value_parser = clap::value_parser!(u16).range(1..))]
+    runs: u16,
+    /// The seed that chooses the runs --verify plays again.
+    #[arg(long, default_value_t = 1, requires = "verify")]
+    verify_seed: u64,
 }
 
 pub fn run(args: &ExperimentArgs) -> CliResult {
@@ -94,6 +108,9 @@ fn experiment<G: NamedEvaluators>(
     let plan = plan
         .resolve(&start)
         .map_err(|error| BadInput(format!("plan {}: {error}", args.plan.display())))?;
+    if args.verify {
+        return verify(&start, args, &plan, text, out);
+    }
     let disk = disk_bound(&start, &plan)?;
     if !args.resume {
         check_disk(out, disk)?;
@@ -139,6 +156,93 @@ fn experiment<G: NamedEvaluators>(
     })?;
     // The other processes are done: what is left is the leader's, on its own threads.
     farm::alone(|| conclude(&start, &plan, &experiment, runs))
+}
+
+/// `--verify`: plays `args.runs` of the experiment's finished runs again and compares each
+/// champion's hash with the recorded one, a line per run.
+fn verify<G: NamedEvaluators>(
+    start: &G,
+    args: &ExperimentArgs,
+    plan: &Plan,
+    text: &str,
+    out: &std::path::Path,
+) -> CliResult {
+    if farm::process_count() > 1 {
+        return Err(BadInput("--verify runs on one process, not under mpirun".into()).into());
+    }
+    // With the plan it was started with; nothing is written.
+    let experiment = open::<G>(out, plan, text, true)?;
+    let finished = finished_runs(plan, &experiment)?;
+    let (hashed, unhashed): (Vec<&RunMeasures>, Vec<&RunMeasures>) = finished
+        .iter()
+        .partition(|run| run.champion_sha256.is_some());
+    if finished.is_empty() {
+        return Err(BadInput(format!("no finished run to verify in {}", out.display())).into());
+    }
+    let chosen = choose(usize::from(args.runs), hashed.len(), args.verify_seed);
+    println!(
+        "verifying {} of the {} runs of {} recorded by hash (chosen by seed {}): each played \
+         again in a temporary directory",
+        chosen.len(),
+        hashed.len(),
+        out.display(),
+        args.verify_seed
+    );
+    stop_on_ctrl_c()?;
+    let mut failed = Vec::new();
+    for (index, &k) in chosen.iter().enumerate() {
+        let measured = hashed[k];
+        let run = RunLabel {
+            index,
+            total: chosen.len(),
+            variant: &measured.variant,
+            seed: measured.seed,
+        };
+        let verified = verify_run(start, plan, &experiment, measured, run, &RunsProgress)?;
+        let verdict = if verified.matches() {
+            "match"
+        } else {
+            "MISMATCH"
+        };
+        println!(
+            "{} seed {}: recorded {}, rebuilt {}, {verdict}, {:.1} s",
+            verified.variant, verified.seed, verified.recorded, verified.rebuilt, verified.seconds
+        );
+        if !verified.matches() {
+            failed.push(format!("{} seed {}", verified.variant, verified.seed));
+        }
+    }
+    for run in &unhashed {
+        println!("{} seed {}: no recorded hash", run.variant, run.seed);
+    }
+    let mut problems = Vec::new();
+    if !failed.is_empty() {
+        problems.push(format!(
+            "{} played again did not hash as recorded ({})",
+            runs(failed.len()),
+            failed.join(", ")
+        ));
+    }
+    if !unhashed.is_empty() {
+        problems.push(format!(
+            "{} without a recorded hash (resume the experiment to record them)",
+            runs(unhashed.len())
+        ));
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::Failure(
+        format!("{}: {}", out.display(), problems.join("; ")).into(),
+    ))
+}
+
+/// `count` runs, in words.
+fn runs(count: usize) -> String {
+    match count {
+        1 => "1 run".to_string(),
+        _ => format!("{count} runs"),
+    }
 }
 
 /// Copies in the runs `sources` finished with the plan's settings, and says how many.

@@ -259,3 +259,88 @@ fn runs_reused_or_started_from_without_their_champions_are_rebuilt_where_needed(
     );
     assert!(std::fs::read(&start).unwrap() == champions[0].1);
 }
+
+#[test]
+fn verify_plays_chosen_runs_again_and_fails_on_a_hash_they_do_not_reproduce() {
+    let dir = common::temp_dir("recorded-verify");
+    let out = smoke(&dir);
+    strip(&out);
+    let before = dir.join("before");
+    common::copy_dir(&out, &before);
+    let verify = |extra: &[&str]| {
+        let mut args = vec![SMOKE, "--out", out.to_str().unwrap(), "--verify"];
+        args.extend_from_slice(extra);
+        experiment(&args)
+    };
+    let output = verify(&["--runs", "3", "--verify-seed", "5"]);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(": recorded "))
+        .collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(
+        lines.iter().all(|line| line.contains(", match, ")),
+        "{stdout}"
+    );
+    // The same seed chooses the same runs; the directory is only read.
+    let again = verify(&["--runs", "3", "--verify-seed", "5"]);
+    let chosen = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(": recorded "))
+            .map(|l| l.split(": recorded").next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        chosen(&String::from_utf8_lossy(&again.stdout)),
+        chosen(&stdout)
+    );
+    common::assert_same_files(&out, &before);
+    assert!(!out.join("runs/td0/seed-1/champion.evo").exists());
+    // A recorded hash the run does not reproduce: its line says so, and the command fails.
+    let wrong = "0".repeat(64);
+    for variant in ["td0", "lambda"] {
+        for seed in 1..=3 {
+            let file = out.join(format!("evaluations/{variant}-seed-{seed}.json"));
+            let mut measures = json(&file);
+            measures["champion_sha256"] = wrong.clone().into();
+            write_json(&file, &measures);
+        }
+    }
+    let output = verify(&[]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(": recorded "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    for line in &lines {
+        assert!(
+            line.contains(&format!("recorded {wrong}, rebuilt ")),
+            "{line}"
+        );
+        assert!(line.contains(", MISMATCH, "), "{line}");
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.lines().last().unwrap().starts_with(&format!(
+            "error: {}: 2 runs played again did not hash as recorded (",
+            out.display()
+        )),
+        "{stderr}"
+    );
+    // A finished run without a recorded hash fails the check too.
+    let file = out.join("evaluations/td0-seed-2.json");
+    let mut measures = json(&file);
+    measures.as_object_mut().unwrap().remove("champion_sha256");
+    write_json(&file, &measures);
+    let output = verify(&[]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("td0 seed 2: no recorded hash"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("1 run without a recorded hash"),
+        "{output:?}"
+    );
+}

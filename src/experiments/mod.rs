@@ -21,6 +21,7 @@ pub mod reuse;
 pub mod runner;
 pub mod seed_roles;
 pub mod status;
+pub mod verify;
 
 use std::path::PathBuf;
 

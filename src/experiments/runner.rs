@@ -442,7 +442,7 @@ pub(crate) fn carried_on(found: &EvolveConfig, planned: &EvolveConfig) -> Evolve
 /// Refuses a run directory whose run has other settings than the plan gives it (one
 /// copied in by hand, say), naming the settings that differ: resuming it would report
 /// another run's champion under the variant's name.
-fn check_settings(
+pub(crate) fn check_settings(
     run_dir: &Path,
     planned: &EvolveConfig,
     found: &EvolveConfig,
