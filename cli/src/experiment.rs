@@ -36,7 +36,9 @@ pub struct ExperimentArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Finish an interrupted experiment: runs resume from their checkpoints and measured
-    /// champions are not measured again.
+    /// champions are not measured again. A finished run's champion that is absent (the
+    /// repository keeps few) and needed is played again from its run.json and must hash as
+    /// its evaluation recorded.
     #[arg(long)]
     resume: bool,
     /// Worker threads (0 = all cores); results do not depend on it.
