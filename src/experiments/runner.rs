@@ -6,7 +6,8 @@
 //! Layout of an experiment directory:
 //! - `plan.toml`: the plan it was started with (a resume must bring the same text);
 //! - `runs/VARIANT/seed-S/`: the runs (`evoboard plot --run` draws any of them);
-//! - `evaluations/VARIANT-seed-S.json`: each champion's measures;
+//! - `evaluations/VARIANT-seed-S.json`: each champion's measures and its SHA-256, against
+//!   which an absent champion is rebuilt when needed ([`super::rebuild`]);
 //! - `held-out.json`: the held-out measures of the run validation chose, for a plan with
 //!   a `[held_out]` table;
 //! - `results.csv`, `learning.csv`, `summary.csv`, `summary.md` and the plots, remade
