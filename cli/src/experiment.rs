@@ -22,6 +22,7 @@ use evoboard::experiments::runner::{
     ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, disk_bound, open, run_all,
 };
 use evoboard::farm;
+use evoboard::learn::distill::FitRow;
 
 /// Largest plan file read.
 const MAX_PLAN_BYTES: u64 = 1 << 20;
@@ -255,8 +256,8 @@ fn conclude<G: NamedEvaluators>(
     Ok(())
 }
 
-/// One line per run started, per generation and per champion measured, on stderr, each
-/// naming its run (several may go on at once).
+/// One line per run started, per generation (or a fit's epoch) and per champion measured,
+/// on stderr, each naming its run (several may go on at once).
 struct RunsProgress;
 
 impl ExperimentObserver for RunsProgress {
@@ -281,6 +282,15 @@ impl ExperimentObserver for RunsProgress {
             name(run),
             state.generation,
             state.config.generations
+        );
+    }
+
+    fn epoch_done(&self, run: RunLabel, row: &FitRow, epochs: u32, seconds: f64) {
+        eprintln!(
+            "{}: epoch {}/{epochs}, validation loss {:.5}, {seconds:.1} s",
+            name(run),
+            row.epoch,
+            row.validation_loss.0
         );
     }
 

@@ -5,7 +5,8 @@
 //!
 //! Layout of an experiment directory:
 //! - `plan.toml`: the plan it was started with (a resume must bring the same text);
-//! - `runs/VARIANT/seed-S/`: the runs (`evoboard plot --run` draws any of them);
+//! - `runs/VARIANT/seed-S/`: the runs (`evoboard plot --run` draws any of them), or a
+//!   distillation plan's fits (see [`super::fits`]);
 //! - `evaluations/VARIANT-seed-S.json`: each champion's measures;
 //! - `held-out.json`: the held-out measures of the run validation chose, for a plan with
 //!   a `[held_out]` table;
@@ -22,8 +23,9 @@ use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::{Evolution, Observer};
 use crate::experiments::measures::{champion_spec, play_benchmark, play_league};
-use crate::experiments::plan::{Plan, Variant};
-use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
+use crate::experiments::plan::{Plan, RunSettings, Variant};
+use crate::experiments::{ExperimentError, fits, read_kept, write_file, write_kept};
+use crate::learn::distill::FitRow;
 
 /// An experiment's directory and where each of its files lives.
 #[derive(Clone, Debug)]
@@ -70,6 +72,8 @@ pub trait ExperimentObserver: Sync {
     fn run_started(&self, _run: RunLabel, _done: u32) {}
     /// `run` finished a generation in `seconds`.
     fn generation_done(&self, _run: RunLabel, _state: &EvolutionState, _seconds: f64) {}
+    /// `run`, a distillation fit, finished an epoch (`row`, of `epochs`) in `seconds`.
+    fn epoch_done(&self, _run: RunLabel, _row: &FitRow, _epochs: u32, _seconds: f64) {}
     /// `run`'s champion is being measured.
     fn measuring(&self, _run: RunLabel) {}
 }
@@ -270,7 +274,14 @@ const RUN_FILES_BYTES: u64 = 256 << 10;
 pub fn disk_bound<G: NamedEvaluators>(start: &G, plan: &Plan) -> Result<u64, ExperimentError> {
     let mut total: u64 = 0;
     for variant in &plan.variants {
-        let config = &variant.config;
+        let config = match &variant.settings {
+            RunSettings::Evolve(config) => config,
+            RunSettings::Distill(settings) => {
+                let run = fits::disk_bound(start, settings);
+                total = total.saturating_add(run.saturating_mul(plan.seeds.len() as u64));
+                continue;
+            }
+        };
         let network = crate::evolve::architecture_for(start, config)?.genes() as u64 * 4;
         let generations = u64::from(config.generations);
         let checkpoints = config
@@ -312,7 +323,13 @@ fn run_one<G: NamedEvaluators>(
     if let Some(measured) = kept.filter(|kept| kept.taken_for == Some(plan.measures_key())) {
         return Ok(measured);
     }
-    let config = variant.run_config(seed);
+    let config = match variant.settings.with_seed(seed) {
+        RunSettings::Evolve(config) => config,
+        RunSettings::Distill(settings) => {
+            fits::finish_fit(start, &settings, &run_dir, run, observer)?;
+            return measure_and_keep(start, plan, &variant.name, &run_dir, &file, run, observer);
+        }
+    };
     let mut evolution = if run_dir.join("run.json").exists() {
         // Checked before the resume, which would rewrite the run's files.
         let found = RunDir {
@@ -338,9 +355,22 @@ fn run_one<G: NamedEvaluators>(
         evolution.run(&RunObserver { run, observer })?;
     }
     drop(evolution);
+    measure_and_keep(start, plan, &variant.name, &run_dir, &file, run, observer)
+}
+
+/// Measures the champion of the finished run in `run_dir` and keeps its measures in `file`.
+fn measure_and_keep<G: NamedEvaluators>(
+    start: &G,
+    plan: &Plan,
+    variant: &str,
+    run_dir: &Path,
+    file: &Path,
+    run: RunLabel,
+    observer: &dyn ExperimentObserver,
+) -> Result<RunMeasures, ExperimentError> {
     observer.measuring(run);
-    let measured = measure(start, plan, &variant.name, seed, &run_dir)?;
-    write_kept(&file, &measured)?;
+    let measured = measure(start, plan, variant, run.seed, run_dir)?;
+    write_kept(file, &measured)?;
     Ok(measured)
 }
 
