@@ -53,7 +53,9 @@ fn flag((order, setting): (usize, &'static evoboard::learn::distill::settings::S
         .display_order(order)
         .long(setting.flag);
     match (setting.kind, setting.default) {
-        (Kind::Switch, _) => arg.help(format!("{}.", setting.doc)).action(ArgAction::SetTrue),
+        (Kind::Switch, _) => arg
+            .help(format!("{}.", setting.doc))
+            .action(ArgAction::SetTrue),
         (_, default) => {
             let default = default.map_or(String::new(), |d| format!(" [default: {d}]"));
             arg.help(format!("{}.{default}", setting.doc))

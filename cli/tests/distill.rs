@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{SHIPPED_OTHELLO_CHAMPION, bad_input, evoboard, stdout_of, temp_dir};
+use evoboard::learn::distill::SETTINGS;
+use evoboard::learn::distill::settings::Kind;
 
 /// A fit small enough for a test: 3,000 positions, 4 epochs.
 fn distill(out: &str, extra: &[&str]) -> std::process::Output {
@@ -170,7 +172,12 @@ fn timeless_stats(dir: &std::path::Path) -> Vec<String> {
 fn a_killed_fit_resumes_to_exactly_the_files_of_one_never_stopped() {
     let dir = temp_dir("distill-killed");
     let whole = dir.join("whole");
-    let output = evoboard(&long_fit(whole.to_str().unwrap()).iter().map(String::as_str).collect::<Vec<_>>());
+    let output = evoboard(
+        &long_fit(whole.to_str().unwrap())
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     assert!(output.status.success(), "{output:?}");
 
     let killed = dir.join("killed");
@@ -216,7 +223,12 @@ fn a_killed_fit_resumes_to_exactly_the_files_of_one_never_stopped() {
     ]);
     assert_eq!(other.status.code(), Some(2), "{other:?}");
     assert!(String::from_utf8_lossy(&other.stderr).contains("--epochs: --resume continues"));
-    let nothing = bad_input(&["distill", "--resume", "--out", dir.join("none").to_str().unwrap()]);
+    let nothing = bad_input(&[
+        "distill",
+        "--resume",
+        "--out",
+        dir.join("none").to_str().unwrap(),
+    ]);
     assert!(nothing.contains("no fit to resume"), "{nothing}");
 }
 
@@ -267,13 +279,23 @@ fn a_plans_fit_is_the_commands_fit_byte_for_byte() {
     assert_eq!(lines.count(), 5, "{learning}");
     assert!(results.join("learning.png").exists());
     let results_csv = std::fs::read_to_string(results.join("results.csv")).unwrap();
-    assert!(results_csv.contains("small,5,vs random at depth 1,"), "{results_csv}");
+    assert!(
+        results_csv.contains("small,5,vs random at depth 1,"),
+        "{results_csv}"
+    );
 
     // A plan whose fit settings are out of bounds is refused with the setting named.
     let bad = dir.join("bad.toml");
-    let text = std::fs::read_to_string(&plan).unwrap().replace("epochs = 4", "epochs = 0");
+    let text = std::fs::read_to_string(&plan)
+        .unwrap()
+        .replace("epochs = 4", "epochs = 0");
     std::fs::write(&bad, text).unwrap();
-    let refused = bad_input(&["experiment", bad.to_str().unwrap(), "--out", dir.join("bad").to_str().unwrap()]);
+    let refused = bad_input(&[
+        "experiment",
+        bad.to_str().unwrap(),
+        "--out",
+        dir.join("bad").to_str().unwrap(),
+    ]);
     assert!(
         refused.contains("variants.small: epochs: 0 is not a whole number from 1 to 10000"),
         "{refused}"
@@ -346,5 +368,79 @@ fn bad_flags_are_refused_with_one_error_line() {
         out,
     ]);
     assert!(missing.contains("no-such-champion.evo"), "{missing}");
+    assert!(!std::path::Path::new(out).exists());
+}
+
+/// Values one past a setting's bounds, as text.
+fn one_past(kind: Kind) -> Vec<String> {
+    match kind {
+        Kind::Whole { min, max } => {
+            let mut past = Vec::new();
+            if max < u64::MAX {
+                past.push((max + 1).to_string());
+            }
+            if min > 0 {
+                past.push((min - 1).to_string());
+            }
+            past
+        }
+        Kind::Probability => vec!["1.5".into(), "-0.1".into()],
+        Kind::StepSize => vec!["0".into(), "1.5".into()],
+        Kind::Switch | Kind::File { .. } => Vec::new(),
+    }
+}
+
+#[test]
+fn every_setting_is_a_flag_and_a_plan_key_with_the_same_bounds() {
+    let dir = temp_dir("distill-bounds");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let help = stdout_of(&["distill", "--help"]);
+    let mut checked = 0;
+    for setting in SETTINGS {
+        let flag = format!("--{}", setting.flag);
+        assert!(help.contains(&flag), "{flag} is not in --help");
+        for past in one_past(setting.kind) {
+            let by_flag = bad_input(&[
+                "distill",
+                "--game",
+                "othello",
+                "--teacher",
+                SHIPPED_OTHELLO_CHAMPION,
+                &format!("{flag}={past}"),
+                "--out",
+                out,
+            ]);
+            assert!(
+                by_flag.starts_with(&format!("error: {flag}: {past} is not ")),
+                "{by_flag}"
+            );
+            let plan = dir.join(format!("{}.toml", setting.name));
+            std::fs::write(
+                &plan,
+                format!(
+                    "game = \"othello\"\nkind = \"distill\"\nseeds = [1]\n[base]\n\
+                     teacher = \"{SHIPPED_OTHELLO_CHAMPION}\"\n{} = {past}\n[variants.a]\n",
+                    setting.name
+                ),
+            )
+            .unwrap();
+            let by_key = bad_input(&["experiment", plan.to_str().unwrap(), "--out", out]);
+            let reason = by_flag
+                .split_once(": ")
+                .unwrap()
+                .1
+                .split_once(": ")
+                .unwrap()
+                .1;
+            assert!(
+                by_key.contains(&format!("variants.a: {}: {reason}", setting.name)),
+                "{by_key} (the flag's: {by_flag})"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 18, "{checked} bounds checked");
     assert!(!std::path::Path::new(out).exists());
 }

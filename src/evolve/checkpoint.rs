@@ -74,7 +74,9 @@ impl RunDir {
         }
         let empty = match std::fs::read_dir(&self.dir) {
             Ok(mut entries) => entries.all(|entry| {
-                entry.is_ok_and(|entry| entry.file_name() == std::ffi::OsStr::new(persist::LOCK_FILE))
+                entry.is_ok_and(|entry| {
+                    entry.file_name() == std::ffi::OsStr::new(persist::LOCK_FILE)
+                })
             }),
             Err(error) => error.kind() == std::io::ErrorKind::NotFound,
         };

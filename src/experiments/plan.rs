@@ -266,7 +266,8 @@ impl BenchmarkMeasure {
 /// The settings of a variant's runs, of the plan's kind.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunSettings {
-    Evolve(EvolveConfig),
+    /// Boxed: a plan's variants are few, and an evolution run's settings are many.
+    Evolve(Box<EvolveConfig>),
     Distill(DistillSettings),
 }
 
@@ -274,10 +275,10 @@ impl RunSettings {
     /// The settings of the run of `seed`.
     pub fn with_seed(&self, seed: u64) -> RunSettings {
         match self {
-            RunSettings::Evolve(config) => RunSettings::Evolve(EvolveConfig {
+            RunSettings::Evolve(config) => RunSettings::Evolve(Box::new(EvolveConfig {
                 seed,
-                ..config.clone()
-            }),
+                ..(**config).clone()
+            })),
             RunSettings::Distill(settings) => RunSettings::Distill(DistillSettings {
                 seed,
                 ..settings.clone()
@@ -355,7 +356,8 @@ impl PlanFile {
                 return invalid(format!("variants.{name}: must be a table of settings"));
             };
             let settings = match self.kind {
-                RunKind::Evolve => settings(start, &self.base, overrides).map(RunSettings::Evolve),
+                RunKind::Evolve => settings(start, &self.base, overrides)
+                    .map(|config| RunSettings::Evolve(Box::new(config))),
                 RunKind::Distill => {
                     fit_settings(start, &self.base, overrides).map(RunSettings::Distill)
                 }

@@ -324,7 +324,7 @@ fn run_one<G: NamedEvaluators>(
         return Ok(measured);
     }
     let config = match variant.settings.with_seed(seed) {
-        RunSettings::Evolve(config) => config,
+        RunSettings::Evolve(config) => *config,
         RunSettings::Distill(settings) => {
             fits::finish_fit(start, &settings, &run_dir, run, observer)?;
             return measure_and_keep(start, plan, &variant.name, &run_dir, &file, run, observer);

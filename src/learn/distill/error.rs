@@ -37,9 +37,7 @@ impl DistillError {
     /// True when the user's input is at fault (exit code 2) rather than the machine.
     pub fn is_bad_input(&self) -> bool {
         match self {
-            DistillError::File { error, .. } | DistillError::Persist(error) => {
-                error.is_bad_input()
-            }
+            DistillError::File { error, .. } | DistillError::Persist(error) => error.is_bad_input(),
             DistillError::Lock(error) => matches!(error, LockError::Held { .. }),
             DistillError::Interrupted(_) => false,
             DistillError::Setting(_)

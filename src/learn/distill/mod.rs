@@ -10,8 +10,7 @@ pub mod settings;
 
 pub use error::DistillError;
 pub use fit::{
-    Adam, FitSettings, Labelled, SampleSettings, fit_epoch, loss, sample,
-    search_leaves,
+    Adam, FitSettings, Labelled, SampleSettings, fit_epoch, loss, sample, search_leaves,
 };
 pub use run::{Begin, FitDir, FitObserver, FitOutcome, FitRecord, FitRow, run_fit};
 pub use settings::{DistillSettings, SETTINGS, SettingError};

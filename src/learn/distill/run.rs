@@ -86,14 +86,15 @@ pub fn read_record(dir: &Path) -> Result<FitRecord, DistillError> {
 
 /// A row of `stats.csv`: the epoch (0: the start, before any), its step, the mean squared
 /// error over the training positions as the epoch saw them and over the validation
-/// positions after it, and the seconds since the fit began.
+/// positions after it, and the seconds since the fit began (empty when a resumed fit's
+/// earlier `stats.csv` did not say).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FitRow {
     pub epoch: u32,
     pub learning_rate: Step,
     pub train_loss: Option<Fixed<6>>,
     pub validation_loss: Fixed<6>,
-    pub seconds: Fixed<1>,
+    pub seconds: Option<Fixed<1>>,
 }
 
 /// A step size, written as its shortest decimal text (`0.001`, `0`).
@@ -127,7 +128,8 @@ pub fn read_fit_stats(path: &Path) -> Result<Vec<FitRow>, DistillError> {
 }
 
 /// Where a fit stands after an epoch: all the next epoch needs but the positions, which
-/// are sampled again from the seed.
+/// are sampled again from the seed. It holds no times, so that a fit resumed ends with
+/// the state of one never stopped; the seconds are `stats.csv`'s alone.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct FitState {
     epochs_done: u32,
@@ -147,17 +149,17 @@ struct StateRow {
     learning_rate: f32,
     train_loss: Option<f64>,
     validation_loss: f64,
-    seconds: f64,
 }
 
 impl StateRow {
-    fn as_csv(&self) -> FitRow {
+    /// The row of `stats.csv`, `seconds` into the fit.
+    fn as_csv(&self, seconds: Option<f64>) -> FitRow {
         FitRow {
             epoch: self.epoch,
             learning_rate: Step(self.learning_rate),
             train_loss: self.train_loss.map(Fixed),
             validation_loss: Fixed(self.validation_loss),
-            seconds: Fixed(self.seconds),
+            seconds: seconds.map(Fixed),
         }
     }
 }
@@ -208,7 +210,10 @@ struct Sources {
 
 impl Sources {
     /// Loads and checks every file `settings` name, for the game `start` begins.
-    fn load<G: NeuralInput>(start: &G, settings: &DistillSettings) -> Result<Sources, DistillError> {
+    fn load<G: NeuralInput>(
+        start: &G,
+        settings: &DistillSettings,
+    ) -> Result<Sources, DistillError> {
         let champion = |setting: &'static str, path: &Path| {
             Champion::load_for(path, start).map_err(|error| DistillError::File { setting, error })
         };
@@ -263,7 +268,10 @@ pub fn epochs_done<G: NeuralInput>(start: &G, dir: &Path) -> Result<u32, Distill
 /// Refuses settings whose files cannot be read as the fit needs them (a teacher that is
 /// not a champion of the game, a start of another shape): what a plan checks before any
 /// run starts.
-pub fn check_files<G: NeuralInput>(start: &G, settings: &DistillSettings) -> Result<(), DistillError> {
+pub fn check_files<G: NeuralInput>(
+    start: &G,
+    settings: &DistillSettings,
+) -> Result<(), DistillError> {
     Sources::load(start, settings).map(drop)
 }
 
@@ -332,28 +340,36 @@ pub fn run_fit<G: NeuralInput>(
         write_record(start, settings, &files)?;
     }
     let mut student = Mlp::new(sources.topology.clone(), sources.first_genes.clone());
-    let state = match state {
+    let (state, seconds) = match state {
         Some(state) => {
             student.set_genes(&state.genes);
-            state
+            let seconds = seconds_so_far(&files, &state);
+            (state, seconds)
         }
-        None => FitState {
-            epochs_done: 0,
-            genes: Vec::new(),
-            adam: Adam::new(student.genes().len()),
-            best_epoch: 0,
-            best_loss: f64::INFINITY,
-            rows: vec![StateRow {
-                epoch: 0,
-                learning_rate: 0.0,
-                train_loss: None,
-                validation_loss: loss(&student, &validation),
-                seconds: began.elapsed().as_secs_f64(),
-            }],
-        },
+        None => (
+            FitState {
+                epochs_done: 0,
+                genes: Vec::new(),
+                adam: Adam::new(student.genes().len()),
+                best_epoch: 0,
+                best_loss: f64::INFINITY,
+                rows: vec![StateRow {
+                    epoch: 0,
+                    learning_rate: 0.0,
+                    train_loss: None,
+                    validation_loss: loss(&student, &validation),
+                }],
+            },
+            vec![Some(began.elapsed().as_secs_f64())],
+        ),
     };
     let sets = Sets { train, validation };
-    let outcome = fit_epochs(start, settings, &files, &sets, student, state, observer);
+    let fitted = Fitted {
+        student,
+        state,
+        seconds,
+    };
+    let outcome = fit_epochs(start, settings, &files, &sets, fitted, observer);
     drop(lock);
     outcome
 }
@@ -364,19 +380,47 @@ struct Sets<G> {
     validation: Labelled<G>,
 }
 
+/// The student as the epochs leave it: its network, its state, and the seconds of each
+/// row of `stats.csv`.
+struct Fitted {
+    student: Mlp,
+    state: FitState,
+    seconds: Vec<Option<f64>>,
+}
+
+/// The seconds `stats.csv` gives each row of `state` (none for a row it lacks): what a
+/// resumed fit's file keeps of the times before.
+fn seconds_so_far(files: &FitDir, state: &FitState) -> Vec<Option<f64>> {
+    let written = read_fit_stats(&files.stats()).unwrap_or_default();
+    state
+        .rows
+        .iter()
+        .map(|row| {
+            written
+                .iter()
+                .find(|w| w.epoch == row.epoch)
+                .and_then(|w| w.seconds.map(|s| s.0))
+        })
+        .collect()
+}
+
 /// Runs the epochs left after `state`, each written out as it ends.
 fn fit_epochs<G: NeuralInput>(
     start: &G,
     settings: &DistillSettings,
     files: &FitDir,
     sets: &Sets<G>,
-    mut student: Mlp,
-    mut state: FitState,
+    fitted: Fitted,
     observer: &dyn FitObserver,
 ) -> Result<FitOutcome, DistillError> {
+    let Fitted {
+        mut student,
+        mut state,
+        mut seconds,
+    } = fitted;
     let fit = settings.fit_settings();
     // Seconds go on from where the rows stopped (a resumed fit sampled again meanwhile).
-    let offset = state.rows.last().map_or(0.0, |row| row.seconds);
+    let offset = seconds.iter().rev().find_map(|s| *s).unwrap_or(0.0);
     let began = Instant::now();
     for epoch in state.epochs_done as usize..fit.epochs {
         if crate::interrupt::requested() {
@@ -396,7 +440,6 @@ fn fit_epochs<G: NeuralInput>(
             learning_rate: fit.learning_rate_at(epoch),
             train_loss: Some(train_loss),
             validation_loss: loss(&student, &sets.validation),
-            seconds: offset + began.elapsed().as_secs_f64(),
         };
         if row.validation_loss < state.best_loss {
             state.best_loss = row.validation_loss;
@@ -415,12 +458,13 @@ fn fit_epochs<G: NeuralInput>(
             champion.save(&files.champion(), start.name())?;
         }
         state.rows.push(row);
+        seconds.push(Some(offset + began.elapsed().as_secs_f64()));
         state.epochs_done = row.epoch;
         state.genes = student.genes().to_vec();
-        write_stats(files, &state.rows)?;
+        write_stats(files, &state.rows, &seconds)?;
         persist::save(&files.state(), FileKind::FitState, start.name(), &state)?;
         observer.epoch_done(
-            &row.as_csv(),
+            &row.as_csv(seconds.last().copied().flatten()),
             settings.epochs,
             epoch_began.elapsed().as_secs_f64(),
         );
@@ -499,8 +543,16 @@ fn write_record<G: NeuralInput>(
     write(&files.record(), text.as_bytes())
 }
 
-fn write_stats(files: &FitDir, rows: &[StateRow]) -> Result<(), DistillError> {
-    let rows: Vec<FitRow> = rows.iter().map(StateRow::as_csv).collect();
+fn write_stats(
+    files: &FitDir,
+    rows: &[StateRow],
+    seconds: &[Option<f64>],
+) -> Result<(), DistillError> {
+    let rows: Vec<FitRow> = rows
+        .iter()
+        .zip(seconds)
+        .map(|(row, &seconds)| row.as_csv(seconds))
+        .collect();
     let header = column_names(&rows[0]);
     let text = csv_text(&header, &rows, csv::QuoteStyle::Necessary);
     write(&files.stats(), text.as_bytes())

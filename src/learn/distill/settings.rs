@@ -127,7 +127,10 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "epochs",
         flag: "epochs",
-        kind: Kind::Whole { min: 1, max: 10_000 },
+        kind: Kind::Whole {
+            min: 1,
+            max: 10_000,
+        },
         default: Some("20"),
         value_name: "N",
         doc: "Passes over the training positions",
@@ -135,7 +138,10 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "minibatch",
         flag: "minibatch",
-        kind: Kind::Whole { min: 1, max: 65_536 },
+        kind: Kind::Whole {
+            min: 1,
+            max: 65_536,
+        },
         default: Some("256"),
         value_name: "N",
         doc: "Positions per gradient step",
@@ -420,7 +426,8 @@ mod tests {
             panic!("settings are an object");
         };
         let names: Vec<&str> = fields.keys().map(String::as_str).collect();
-        let table: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
+        let mut table: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
+        table.sort();
         assert_eq!(names, table);
         for setting in SETTINGS {
             assert_eq!(setting.flag, setting.name.replace('_', "-"));
@@ -453,7 +460,10 @@ mod tests {
         .unwrap();
         assert_eq!(from_text, from_plan);
         assert_eq!(from_text.learning_rate, "0.0003".parse::<f32>().unwrap());
-        assert_eq!(from_text.learning_rate_end, "0.00003".parse::<f32>().unwrap());
+        assert_eq!(
+            from_text.learning_rate_end,
+            "0.00003".parse::<f32>().unwrap()
+        );
     }
 
     #[test]
