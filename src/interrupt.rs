@@ -1,7 +1,7 @@
 //! A request to stop long work early: the command line sets it on Ctrl-C, and evolution
-//! (between generations) and the experiment runner (between runs) end at the next such
-//! point with an error that says so, every file written so far intact, so the work
-//! continues from its last checkpoint with `--resume`.
+//! (between generations), a distillation fit (between epochs) and the experiment runner
+//! (between runs) end at the next such point with an error that says so, every file
+//! written so far intact, so the work continues from its last checkpoint with `--resume`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};

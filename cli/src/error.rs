@@ -8,6 +8,7 @@ use evoboard::evolve::EvolveError;
 use evoboard::experiments::ExperimentError;
 use evoboard::experiments::status::StatusError;
 use evoboard::games::GameError;
+use evoboard::learn::distill::DistillError;
 use evoboard::nn::TopologyError;
 use evoboard::persist::PersistError;
 use evoboard::report::plot::PlotError;
@@ -114,5 +115,6 @@ blame_by_kind!(
     PersistError,
     SolveError,
     EndgameError,
-    ExperimentError
+    ExperimentError,
+    DistillError
 );

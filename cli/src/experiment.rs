@@ -23,6 +23,7 @@ use evoboard::experiments::runner::{
 };
 use evoboard::experiments::verify::{choose, finished_runs, verify_run};
 use evoboard::farm;
+use evoboard::learn::distill::FitRow;
 
 /// Largest plan file read.
 const MAX_PLAN_BYTES: u64 = 1 << 20;
@@ -361,8 +362,8 @@ fn conclude<G: NamedEvaluators>(
     Ok(())
 }
 
-/// One line per run started, per generation and per champion measured, on stderr, each
-/// naming its run (several may go on at once).
+/// One line per run started, per generation (or a fit's epoch) and per champion measured,
+/// on stderr, each naming its run (several may go on at once).
 struct RunsProgress;
 
 impl ExperimentObserver for RunsProgress {
@@ -387,6 +388,15 @@ impl ExperimentObserver for RunsProgress {
             name(run),
             state.generation,
             state.config.generations
+        );
+    }
+
+    fn epoch_done(&self, run: RunLabel, row: &FitRow, epochs: u32, seconds: f64) {
+        eprintln!(
+            "{}: epoch {}/{epochs}, validation loss {:.5}, {seconds:.1} s",
+            name(run),
+            row.epoch,
+            row.validation_loss.0
         );
     }
 

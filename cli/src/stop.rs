@@ -1,7 +1,8 @@
-//! Ctrl-C during long work (`evolve`, `experiment`): the first asks the work to stop at its
-//! next stopping point through the library's [`evoboard::interrupt`] flag, so it ends with
-//! its last checkpoint written, and the command says how to continue; a second Ctrl-C ends
-//! the process at once. Either way the status is 130, as for a process a signal ended.
+//! Ctrl-C during long work (`evolve`, `distill`, `experiment`): the first asks the work to
+//! stop at its next stopping point through the library's [`evoboard::interrupt`] flag, so
+//! it ends with its last checkpoint written, and the command says how to continue; a
+//! second Ctrl-C ends the process at once. Either way the status is 130, as for a process
+//! a signal ended.
 
 use std::path::Path;
 use std::sync::Arc;

@@ -74,7 +74,9 @@ impl RunDir {
         }
         let empty = match std::fs::read_dir(&self.dir) {
             Ok(mut entries) => entries.all(|entry| {
-                entry.is_ok_and(|entry| entry.file_name() == std::ffi::OsStr::new(LOCK_FILE))
+                entry.is_ok_and(|entry| {
+                    entry.file_name() == std::ffi::OsStr::new(persist::LOCK_FILE)
+                })
             }),
             Err(error) => error.kind() == std::io::ErrorKind::NotFound,
         };
@@ -156,49 +158,11 @@ pub fn load_checkpoint(path: &Path, game: &str) -> Result<EvolutionState, Persis
     }
 }
 
-/// The file of a run directory's lock (see [`RunLock`]).
-const LOCK_FILE: &str = ".evoboard-lock";
-
-/// An advisory lock on a run directory, held for as long as the value lives, so that two
-/// processes never write one run. The operating system releases it when its process ends,
-/// however it ends, so a crash leaves nothing to clean up before `--resume`. The lock file
-/// holds the owner's process id, for the message a second process gets.
-pub struct RunLock {
-    _file: std::fs::File,
-}
-
-impl RunLock {
-    /// Takes the lock of `dir` (creating the directory if needed), or says who holds it.
-    pub fn acquire(dir: &Path) -> Result<RunLock, EvolveError> {
-        use std::io::{Read, Seek, Write};
-        let failed = |error: std::io::Error| EvolveError::Write {
-            path: dir.display().to_string(),
-            error,
-        };
-        std::fs::create_dir_all(dir).map_err(failed)?;
-        let path = dir.join(LOCK_FILE);
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(failed)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
-                return Err(EvolveError::Locked {
-                    dir: dir.display().to_string(),
-                    holder: holder.trim().to_string(),
-                });
-            }
-            Err(std::fs::TryLockError::Error(error)) => return Err(failed(error)),
-        }
-        file.set_len(0).map_err(failed)?;
-        file.rewind().map_err(failed)?;
-        writeln!(file, "{}", std::process::id()).map_err(failed)?;
-        Ok(RunLock { _file: file })
-    }
+/// Takes the lock of a run directory (creating it if needed), so that two processes never
+/// write one run (see [`persist::DirLock`]).
+pub fn lock_run(dir: &Path) -> Result<persist::DirLock, EvolveError> {
+    persist::DirLock::acquire(dir).map_err(|error| match error {
+        persist::LockError::Held { dir, holder } => EvolveError::Locked { dir, holder },
+        persist::LockError::Io { dir, error } => EvolveError::Write { path: dir, error },
+    })
 }

@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use crate::arena::Agent;
 use crate::eval::NamedEvaluators;
 use crate::learn::teacher::Teacher;
-use checkpoint::{EvolutionState, RunDir, RunLock};
+use checkpoint::{EvolutionState, RunDir};
 
 /// Stream tags of the run's seeds (see [`crate::rng::derive_seed`]).
 const EVOLVE_STREAM: u64 = 0x6576_6f6c;
@@ -74,7 +74,7 @@ pub struct Evolution<G: NamedEvaluators> {
 /// The run directory of the process that writes it, with its hold on the directory.
 struct RunFiles {
     run: RunDir,
-    _lock: RunLock,
+    _lock: crate::persist::DirLock,
 }
 
 impl<G: NamedEvaluators> Evolution<G> {

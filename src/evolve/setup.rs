@@ -16,7 +16,7 @@ use crate::persist::PersistError;
 use crate::rng::rng_for;
 
 use super::benchmark::benchmark_opponents;
-use super::checkpoint::{EvolutionState, RunDir, RunInfo, RunLock};
+use super::checkpoint::{EvolutionState, RunDir, RunInfo, lock_run};
 use super::config::{ConfigError, EXACT_TEACHER, EvolveConfig, NetworkChoice, TeacherSpec};
 use super::schema::mark;
 use super::{EVOLVE_STREAM, Evolution, EvolveError, RunFiles, learner, stats};
@@ -35,7 +35,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let sparring = sparring_partners(&start, &config)?;
         let opponents = benchmark_opponents(&start, &config)?;
         // Every setting is sound: only now is the directory touched.
-        let lock = RunLock::acquire(dir)?;
+        let lock = lock_run(dir)?;
         if run.run_json().exists() || run.latest_checkpoint().is_some() {
             return Err(EvolveError::RunExists(dir.display().to_string()));
         }
@@ -82,7 +82,7 @@ impl<G: NamedEvaluators> Evolution<G> {
         let info = run.read_info()?;
         // Refused before the lock is taken, so a finished run's directory is left as it was.
         refuse_run_without_checkpoint(&run)?;
-        let lock = RunLock::acquire(dir)?;
+        let lock = lock_run(dir)?;
         refuse_run_without_checkpoint(&run)?;
         if info.game != start.name() {
             return Err(EvolveError::Resume(format!(

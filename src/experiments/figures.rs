@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use plotters::style::Color;
 
 use crate::experiments::ExperimentError;
-use crate::experiments::plan::Plan;
-use crate::experiments::plan::{Metric, RATING};
+use crate::experiments::plan::{Metric, Plan, RATING, RunKind};
 use crate::experiments::results::{CurvePoint, VariantSummary};
 use crate::report::plot::{
     Figure, Mark, PALETTE, Shape, Stroke, YAxis, draw_figures, padded_range, percent_range,
@@ -38,8 +37,19 @@ fn colour(k: usize) -> plotters::style::RGBColor {
     PALETTE[k % PALETTE.len()]
 }
 
-/// Every variant's mean benchmark win rate per generation, with its 95% band.
+/// Every variant's mean benchmark win rate per generation, with its 95% band; for a plan
+/// of distillation fits, its mean validation loss per epoch, on a log scale (a fit's loss
+/// falls by a decade or more from the start's).
 pub fn learning_figure(plan: &Plan, curves: &[CurvePoint]) -> Figure {
+    let fits = plan.kind == RunKind::Distill;
+    // Where a value lies on the axis: percent, or its base-10 logarithm (none below 0).
+    let on_axis = |value: f64| {
+        if fits {
+            (value > 0.0).then(|| value.log10())
+        } else {
+            Some(100.0 * value)
+        }
+    };
     let mut marks = Vec::new();
     let mut first = u32::MAX;
     let mut last = 0;
@@ -50,7 +60,7 @@ pub fn learning_figure(plan: &Plan, curves: &[CurvePoint]) -> Figure {
             .collect();
         let band: Vec<(u32, f64, f64)> = points
             .iter()
-            .filter_map(|p| Some((p.generation, 100.0 * p.ci_low?, 100.0 * p.ci_high?)))
+            .filter_map(|p| Some((p.generation, on_axis(p.ci_low?)?, on_axis(p.ci_high?)?)))
             .collect();
         for p in &points {
             first = first.min(p.generation);
@@ -68,7 +78,7 @@ pub fn learning_figure(plan: &Plan, curves: &[CurvePoint]) -> Figure {
             shape: Shape::Line {
                 points: points
                     .iter()
-                    .map(|p| (p.generation, 100.0 * p.mean))
+                    .filter_map(|p| Some((p.generation, on_axis(p.mean)?)))
                     .collect(),
                 stroke: Stroke {
                     colour: colour(k),
@@ -82,13 +92,35 @@ pub fn learning_figure(plan: &Plan, curves: &[CurvePoint]) -> Figure {
         .iter()
         .flat_map(|p| [Some(p.mean), p.ci_low, p.ci_high].into_iter().flatten());
     let first = first.min(last);
+    let (title, y_desc, y_axis) = if fits {
+        let logarithms: Vec<f64> = values.filter_map(on_axis).collect();
+        let low = logarithms.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = logarithms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let decades = if low <= high {
+            low.floor() as i32..(high.ceil() as i32).max(low.floor() as i32 + 1)
+        } else {
+            -2..0
+        };
+        (
+            "Validation loss per epoch: mean over seeds, 95% band",
+            "validation loss (log scale)",
+            YAxis::Log(decades),
+        )
+    } else {
+        (
+            "Benchmark win rate per generation: mean over seeds, 95% band",
+            "win rate",
+            YAxis::Percent(percent_range(values)),
+        )
+    };
     Figure {
         name: "learning".to_string(),
-        title: "Benchmark win rate per generation: mean over seeds, 95% band".to_string(),
-        y_desc: "win rate".to_string(),
+        title: title.to_string(),
+        y_desc: y_desc.to_string(),
         generations: first..last.max(first + 1),
+        x_desc: plan.kind.step(),
         categories: Vec::new(),
-        y_axis: YAxis::Percent(percent_range(values)),
+        y_axis,
         marks,
         notes: Vec::new(),
     }
@@ -148,6 +180,7 @@ pub fn measure_figure(plan: &Plan, summaries: &[VariantSummary], measure: &str) 
             metric => metric.name().to_string(),
         },
         generations: 0..plan.variants.len() as u32 + 1,
+        x_desc: "variant",
         categories: plan.variants.iter().map(|v| v.name.clone()).collect(),
         y_axis: if rating {
             YAxis::Linear(padded_range(values.into_iter()))

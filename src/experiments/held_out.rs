@@ -184,8 +184,9 @@ fn take_measures<G: NamedEvaluators>(
 }
 
 /// The held-out section of `summary.md`: which run was chosen and how, then a row per
-/// measure with its record and both intervals.
-pub fn markdown(result: &HeldOutResult) -> String {
+/// measure with its record and both intervals; `step` names what the champion is from
+/// (a generation, or a fit's epoch).
+pub fn markdown(result: &HeldOutResult, step: &str) -> String {
     let mut text = String::new();
     let _ = writeln!(text, "## Held out\n");
     let among = match result.among.as_slice() {
@@ -197,7 +198,7 @@ pub fn markdown(result: &HeldOutResult) -> String {
     };
     let _ = writeln!(
         text,
-        "Chosen by `{}`{among}: `{}` seed {} ({:.3} on validation; its champion from generation \
+        "Chosen by `{}`{among}: `{}` seed {} ({:.3} on validation; its champion from {step} \
          {}). Measured on games of seeds no run trained on and no choice was made on, with 95% \
          intervals (Wilson's for the win rate, the normal approximation for the score).\n",
         result.chosen_by,
@@ -293,7 +294,7 @@ mod tests {
                 WinRecord::new(9589, 63, 348),
             )],
         };
-        let text = markdown(&result);
+        let text = markdown(&result, "generation");
         assert!(
             text.contains("Chosen by `league` among `a`, `b`: `b` seed 3 (0.970 on validation"),
             "{text}"

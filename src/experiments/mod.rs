@@ -6,6 +6,7 @@
 //! combination of Kalah's heuristics (`gifford`). The commands print what these return.
 
 pub mod figures;
+pub mod fits;
 pub mod generations;
 pub mod gifford;
 pub mod glance;
@@ -43,6 +44,8 @@ pub enum ExperimentError {
     Directory(String),
     #[error(transparent)]
     Evolve(#[from] EvolveError),
+    #[error(transparent)]
+    Distill(#[from] crate::learn::distill::DistillError),
     #[error(transparent)]
     Champion(#[from] PersistError),
     #[error(transparent)]
@@ -90,6 +93,7 @@ impl ExperimentError {
             | ExperimentError::Plan(_)
             | ExperimentError::Directory(_) => true,
             ExperimentError::Evolve(error) => error.is_bad_input(),
+            ExperimentError::Distill(error) => error.is_bad_input(),
             ExperimentError::Run { bad_input, .. } => *bad_input,
             ExperimentError::Champion(_)
             | ExperimentError::Rating(_)

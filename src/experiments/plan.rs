@@ -2,6 +2,10 @@
 //! run, by its name in `run.json`), named variants that override it, the seeds every
 //! variant runs with, and the measures taken of every run's champion.
 //!
+//! A plan's runs are evolution runs, or with `kind = "distill"` offline distillation fits
+//! (`learn::distill`), whose `[base]` and variants hold a fit's settings by their names in
+//! `distill.json` (`teacher`, `hidden`, `positions`, ...).
+//!
 //! ```toml
 //! game = "kalah"
 //! seeds = [1, 2, 3, 4, 5]
@@ -32,6 +36,8 @@ use crate::eval::NamedEvaluators;
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::settings;
 use crate::experiments::seed_roles;
+use crate::learn::distill::DistillSettings;
+use crate::learn::distill::run::check_files;
 
 /// The name of the round robin's measure in results.
 pub const RATING: &str = "rating (Elo)";
@@ -99,12 +105,35 @@ pub enum PlanError {
     Invalid(String),
 }
 
+/// What a plan's runs are.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RunKind {
+    /// Evolution runs (`evoboard evolve`), the default.
+    #[default]
+    Evolve,
+    /// Offline distillation fits (`evoboard distill`).
+    Distill,
+}
+
+impl RunKind {
+    /// What a step of such a run is called: its champion is from one.
+    pub fn step(self) -> &'static str {
+        match self {
+            RunKind::Evolve => "generation",
+            RunKind::Distill => "epoch",
+        }
+    }
+}
+
 /// A plan as written: its game and the rest still unresolved (settings are checked once
 /// the game is known, since their defaults depend on it).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlanFile {
     pub game: String,
+    #[serde(default)]
+    pub kind: RunKind,
     #[serde(default)]
     pub description: String,
     pub seeds: Vec<u64>,
@@ -234,27 +263,42 @@ impl BenchmarkMeasure {
     }
 }
 
+/// The settings of a variant's runs, of the plan's kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunSettings {
+    /// Boxed: a plan's variants are few, and an evolution run's settings are many.
+    Evolve(Box<EvolveConfig>),
+    Distill(DistillSettings),
+}
+
+impl RunSettings {
+    /// The settings of the run of `seed`.
+    pub fn with_seed(&self, seed: u64) -> RunSettings {
+        match self {
+            RunSettings::Evolve(config) => RunSettings::Evolve(Box::new(EvolveConfig {
+                seed,
+                ..(**config).clone()
+            })),
+            RunSettings::Distill(settings) => RunSettings::Distill(DistillSettings {
+                seed,
+                ..settings.clone()
+            }),
+        }
+    }
+}
+
 /// One variant: its name and the settings of its runs (the seed set per run).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     pub name: String,
-    pub config: EvolveConfig,
-}
-
-impl Variant {
-    /// The settings of this variant's run of `seed`.
-    pub fn run_config(&self, seed: u64) -> EvolveConfig {
-        EvolveConfig {
-            seed,
-            ..self.config.clone()
-        }
-    }
+    pub settings: RunSettings,
 }
 
 /// A plan resolved for its game: every variant's settings checked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     pub game: String,
+    pub kind: RunKind,
     pub description: String,
     pub seeds: Vec<u64>,
     pub variants: Vec<Variant>,
@@ -311,9 +355,15 @@ impl PlanFile {
             let toml::Value::Table(overrides) = overrides else {
                 return invalid(format!("variants.{name}: must be a table of settings"));
             };
-            let config = settings(start, &self.base, overrides)
-                .map_err(|reason| PlanError::Invalid(format!("variants.{name}: {reason}")))?;
-            if let Some(same) = variants.iter().find(|v| v.config == config) {
+            let settings = match self.kind {
+                RunKind::Evolve => settings(start, &self.base, overrides)
+                    .map(|config| RunSettings::Evolve(Box::new(config))),
+                RunKind::Distill => {
+                    fit_settings(start, &self.base, overrides).map(RunSettings::Distill)
+                }
+            }
+            .map_err(|reason| PlanError::Invalid(format!("variants.{name}: {reason}")))?;
+            if let Some(same) = variants.iter().find(|v| v.settings == settings) {
                 return invalid(format!(
                     "variants.{name}: changes nothing from variant '{}' (its runs would repeat them)",
                     same.name
@@ -321,7 +371,7 @@ impl PlanFile {
             }
             variants.push(Variant {
                 name: name.clone(),
-                config,
+                settings,
             });
         }
         let baseline = match &self.baseline {
@@ -341,6 +391,7 @@ impl PlanFile {
         }
         Ok(Plan {
             game: self.game,
+            kind: self.kind,
             description: self.description,
             seeds: self.seeds,
             variants,
@@ -619,6 +670,30 @@ fn settings<G: NamedEvaluators>(
     base: &toml::Table,
     overrides: &toml::Table,
 ) -> Result<EvolveConfig, String> {
+    let given = given_settings(base, overrides)?;
+    settings::resolve(start, &given).map_err(|error| error.to_string())
+}
+
+/// The settings of a distillation variant: the defaults, then `base`, then `overrides`
+/// (keys as in `distill.json`, or as `distill`'s flags), checked as the command's are, and
+/// the files they name read as the fit will read them. The seed is left to each run.
+fn fit_settings<G: NamedEvaluators>(
+    start: &G,
+    base: &toml::Table,
+    overrides: &toml::Table,
+) -> Result<DistillSettings, String> {
+    let given = given_settings(base, overrides)?;
+    let settings = DistillSettings::resolve(&given).map_err(|error| error.to_string())?;
+    check_files(start, &settings).map_err(|error| error.to_string())?;
+    Ok(settings)
+}
+
+/// The settings `base` and then `overrides` give, as values; the seed is refused (each run
+/// has its own, from the plan's `seeds`).
+fn given_settings(
+    base: &toml::Table,
+    overrides: &toml::Table,
+) -> Result<Vec<(String, serde_json::Value)>, String> {
     let mut given = Vec::new();
     for (key, value) in base.iter().chain(overrides) {
         if key.replace('-', "_") == "seed" {
@@ -629,7 +704,7 @@ fn settings<G: NamedEvaluators>(
         let value = serde_json::to_value(value).map_err(|e| format!("{key}: {e}"))?;
         given.push((key.clone(), value));
     }
-    settings::resolve(start, &given).map_err(|error| error.to_string())
+    Ok(given)
 }
 
 /// The plans in `dir` (its `.toml` files but the seed ledger, `seeds.toml`, the plans'
@@ -685,8 +760,11 @@ mod tests {
     fn a_network_is_written_as_on_the_command_line_or_as_in_run_json() {
         let written = resolved("network = \"ntuple:straight2\"").unwrap();
         let tagged = resolved("network = { ntuple = \"straight2\" }").unwrap();
+        let RunSettings::Evolve(config) = &written.variants[0].settings else {
+            panic!("an evolution plan");
+        };
         assert_eq!(
-            written.variants[0].config.network,
+            config.network,
             NetworkChoice::NTuple("straight2".to_string())
         );
         assert_eq!(written, tagged);

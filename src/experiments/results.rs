@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::csv_rows::{Fixed, column_names, csv_text};
 use crate::experiments::held_out::HeldOutResult;
-use crate::experiments::plan::{Metric, Plan};
+use crate::experiments::plan::{Metric, Plan, RunKind};
 use crate::experiments::runner::{ExperimentDir, RunMeasures};
 use crate::experiments::{ExperimentError, write_file};
 use crate::report::plot::read_stats;
@@ -34,7 +34,8 @@ struct ResultRow<'a> {
 }
 
 /// A variant's learning curve at one generation: the mean over its runs of the
-/// per-generation benchmark win rate (against the first benchmark opponent).
+/// per-generation benchmark win rate (against the first benchmark opponent); in a plan of
+/// distillation fits, at one epoch: the mean validation loss.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CurvePoint {
     pub variant: String,
@@ -86,6 +87,17 @@ struct CurveRow<'a> {
     generation: u32,
     runs: usize,
     mean: Fixed<6>,
+    ci_low: Option<Fixed<6>>,
+    ci_high: Option<Fixed<6>>,
+}
+
+/// A row of `learning.csv` of a plan of distillation fits.
+#[derive(Serialize)]
+struct LossRow<'a> {
+    variant: &'a str,
+    epoch: u32,
+    runs: usize,
+    validation_loss: Fixed<6>,
     ci_low: Option<Fixed<6>>,
     ci_high: Option<Fixed<6>>,
 }
@@ -152,6 +164,9 @@ pub fn learning_curves(
     plan: &Plan,
     experiment: &ExperimentDir,
 ) -> Result<Vec<CurvePoint>, ExperimentError> {
+    if plan.kind == RunKind::Distill {
+        return crate::experiments::fits::learning_curves(plan, experiment);
+    }
     let mut points = Vec::new();
     for variant in &plan.variants {
         let mut by_generation: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
@@ -168,20 +183,29 @@ pub fn learning_curves(
                 }
             }
         }
-        for (generation, rates) in by_generation {
-            let summary = Summary::of(&rates).expect("a generation listed has a rate");
+        points.extend(mean_curve(&variant.name, by_generation));
+    }
+    Ok(points)
+}
+
+/// `variant`'s curve: at each step, the mean of the values its runs had there, with its
+/// 95% interval.
+pub(crate) fn mean_curve(variant: &str, by_step: BTreeMap<u32, Vec<f64>>) -> Vec<CurvePoint> {
+    by_step
+        .into_iter()
+        .map(|(step, values)| {
+            let summary = Summary::of(&values).expect("a step listed has a value");
             let finite = |v: f64| v.is_finite().then_some(v);
-            points.push(CurvePoint {
-                variant: variant.name.clone(),
-                generation,
+            CurvePoint {
+                variant: variant.to_string(),
+                generation: step,
                 runs: summary.n,
                 mean: summary.mean,
                 ci_low: finite(summary.ci_low),
                 ci_high: finite(summary.ci_high),
-            });
-        }
-    }
-    Ok(points)
+            }
+        })
+        .collect()
 }
 
 /// Writes `results.csv`, `learning.csv`, `summary.csv` and `summary.md` (with the held-out
@@ -210,18 +234,37 @@ pub fn write_results(
     let dir = &experiment.dir;
     write_csv(&dir.join("results.csv"), &rows)?;
     let curves = learning_curves(plan, experiment)?;
-    let curve_rows: Vec<CurveRow> = curves
-        .iter()
-        .map(|p| CurveRow {
-            variant: &p.variant,
-            generation: p.generation,
-            runs: p.runs,
-            mean: Fixed(p.mean),
-            ci_low: p.ci_low.map(Fixed),
-            ci_high: p.ci_high.map(Fixed),
-        })
-        .collect();
-    write_csv(&dir.join("learning.csv"), &curve_rows)?;
+    let learning = dir.join("learning.csv");
+    match plan.kind {
+        RunKind::Evolve => {
+            let rows: Vec<CurveRow> = curves
+                .iter()
+                .map(|p| CurveRow {
+                    variant: &p.variant,
+                    generation: p.generation,
+                    runs: p.runs,
+                    mean: Fixed(p.mean),
+                    ci_low: p.ci_low.map(Fixed),
+                    ci_high: p.ci_high.map(Fixed),
+                })
+                .collect();
+            write_csv(&learning, &rows)?;
+        }
+        RunKind::Distill => {
+            let rows: Vec<LossRow> = curves
+                .iter()
+                .map(|p| LossRow {
+                    variant: &p.variant,
+                    epoch: p.generation,
+                    runs: p.runs,
+                    validation_loss: Fixed(p.mean),
+                    ci_low: p.ci_low.map(Fixed),
+                    ci_high: p.ci_high.map(Fixed),
+                })
+                .collect();
+            write_csv(&learning, &rows)?;
+        }
+    }
     let summaries = summarise(plan, runs);
     let summary_rows: Vec<SummaryRow> = summaries.iter().map(summary_row).collect();
     write_csv(&dir.join("summary.csv"), &summary_rows)?;
@@ -345,7 +388,10 @@ pub fn summary_markdown(
         let _ = writeln!(text);
     }
     if let Some(result) = held_out {
-        text.push_str(&crate::experiments::held_out::markdown(result));
+        text.push_str(&crate::experiments::held_out::markdown(
+            result,
+            plan.kind.step(),
+        ));
     }
     text
 }

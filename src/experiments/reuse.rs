@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::evolve::checkpoint::RunDir;
 use crate::evolve::config::EvolveConfig;
-use crate::experiments::plan::{Plan, PlanFile};
+use crate::experiments::plan::{Plan, PlanFile, RunKind, RunSettings};
 use crate::experiments::runner::{ExperimentDir, RunMeasures, carried_on};
 use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
 use crate::persist::{MAX_FILE_BYTES, read_limited};
@@ -50,6 +50,11 @@ impl Sources {
     /// The experiments in `dirs`, refused (naming the directory) if one is not an
     /// experiment or is of another game.
     pub fn open(plan: &Plan, dirs: &[PathBuf]) -> Result<Sources, ExperimentError> {
+        if plan.kind == RunKind::Distill && !dirs.is_empty() {
+            return Err(ExperimentError::Directory(
+                "only evolution runs are taken over from other experiments, not a distillation plan's fits".to_string(),
+            ));
+        }
         let dirs = dirs
             .iter()
             .map(|dir| Ok((dir.clone(), measures_alike(plan, dir)?)))
@@ -79,7 +84,9 @@ impl Sources {
                 if target.join("run.json").exists() {
                     continue;
                 }
-                let planned = variant.run_config(seed);
+                let RunSettings::Evolve(planned) = variant.settings.with_seed(seed) else {
+                    continue;
+                };
                 let found = self
                     .dirs
                     .iter()

@@ -5,9 +5,11 @@
 //!
 //! Layout of an experiment directory:
 //! - `plan.toml`: the plan it was started with (a resume must bring the same text);
-//! - `runs/VARIANT/seed-S/`: the runs (`evoboard plot --run` draws any of them);
+//! - `runs/VARIANT/seed-S/`: the runs (`evoboard plot --run` draws any of them), or a
+//!   distillation plan's fits (see [`super::fits`]);
 //! - `evaluations/VARIANT-seed-S.json`: each champion's measures and its SHA-256, against
-//!   which an absent champion is rebuilt when needed ([`super::rebuild`]);
+//!   which an absent champion of an evolution run is rebuilt when needed
+//!   ([`super::rebuild`]);
 //! - `held-out.json`: the held-out measures of the run validation chose, for a plan with
 //!   a `[held_out]` table;
 //! - `results.csv`, `learning.csv`, `summary.csv`, `summary.md` and the plots, remade
@@ -23,10 +25,11 @@ use crate::evolve::checkpoint::{EvolutionState, RunDir};
 use crate::evolve::config::EvolveConfig;
 use crate::evolve::{Evolution, Observer};
 use crate::experiments::measures::{champion_spec, play_benchmark, play_league};
-use crate::experiments::plan::{Plan, Variant};
+use crate::experiments::plan::{Plan, RunSettings, Variant};
 use crate::experiments::rebuild::{ensure_champion, ensure_start_from};
 use crate::experiments::recorded::champion_sha256;
-use crate::experiments::{ExperimentError, read_kept, write_file, write_kept};
+use crate::experiments::{ExperimentError, fits, read_kept, write_file, write_kept};
+use crate::learn::distill::FitRow;
 
 /// An experiment's directory and where each of its files lives.
 #[derive(Clone, Debug)]
@@ -73,6 +76,8 @@ pub trait ExperimentObserver: Sync {
     fn run_started(&self, _run: RunLabel, _done: u32) {}
     /// `run` finished a generation in `seconds`.
     fn generation_done(&self, _run: RunLabel, _state: &EvolutionState, _seconds: f64) {}
+    /// `run`, a distillation fit, finished an epoch (`row`, of `epochs`) in `seconds`.
+    fn epoch_done(&self, _run: RunLabel, _row: &FitRow, _epochs: u32, _seconds: f64) {}
     /// `run`'s champion is being measured.
     fn measuring(&self, _run: RunLabel) {}
     /// `run`'s champion is absent and needed: the run is played again, and its champion
@@ -308,7 +313,14 @@ const RUN_FILES_BYTES: u64 = 256 << 10;
 pub fn disk_bound<G: NamedEvaluators>(start: &G, plan: &Plan) -> Result<u64, ExperimentError> {
     let mut total: u64 = 0;
     for variant in &plan.variants {
-        let config = &variant.config;
+        let config = match &variant.settings {
+            RunSettings::Evolve(config) => config,
+            RunSettings::Distill(settings) => {
+                let run = fits::disk_bound(start, settings);
+                total = total.saturating_add(run.saturating_mul(plan.seeds.len() as u64));
+                continue;
+            }
+        };
         let network = crate::evolve::architecture_for(start, config)?.genes() as u64 * 4;
         let generations = u64::from(config.generations);
         let checkpoints = config
@@ -353,7 +365,15 @@ fn run_one<G: NamedEvaluators>(
         }
         other => other,
     };
-    let config = variant.run_config(seed);
+    let config = match variant.settings.with_seed(seed) {
+        RunSettings::Evolve(config) => *config,
+        RunSettings::Distill(settings) => {
+            // A fit keeps its champion (a distillation plan's are small): finished, it is
+            // measured as it is.
+            fits::finish_fit(start, &settings, &run_dir, run, observer)?;
+            return measure_and_keep(start, plan, run, &run_dir, &file, observer);
+        }
+    };
     let files = RunDir {
         dir: run_dir.clone(),
     };

@@ -9,8 +9,9 @@ use rand::RngExt as _;
 
 use crate::eval::NamedEvaluators;
 use crate::evolve::checkpoint::RunDir;
-use crate::experiments::plan::Plan;
-use crate::experiments::rebuild::replay;
+use crate::experiments::fits::finish_fit;
+use crate::experiments::plan::{Plan, RunSettings};
+use crate::experiments::rebuild::{Scratch, replay};
 use crate::experiments::recorded::sha256_hex;
 use crate::experiments::runner::{
     ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, carried_on, check_settings,
@@ -94,15 +95,31 @@ pub fn verify_run<G: NamedEvaluators>(
             ))
         })?;
     let run_dir = experiment.run_dir(&variant.name, measured.seed);
-    let planned = variant.run_config(measured.seed);
-    let found = RunDir {
-        dir: run_dir.clone(),
-    }
-    .read_info()?
-    .config;
-    check_settings(&run_dir, &planned, &carried_on(&found, &planned))?;
     let clock = Instant::now();
-    let bytes = replay(start, &run_dir, run, observer)?;
+    let bytes = match variant.settings.with_seed(measured.seed) {
+        RunSettings::Evolve(planned) => {
+            let found = RunDir {
+                dir: run_dir.clone(),
+            }
+            .read_info()?
+            .config;
+            check_settings(&run_dir, &planned, &carried_on(&found, &planned))?;
+            replay(start, &run_dir, run, observer)?
+        }
+        // A fit is made again from the plan's settings for its seed.
+        RunSettings::Distill(settings) => {
+            let scratch = Scratch::new()?;
+            finish_fit(start, &settings, scratch.path(), run, observer)?;
+            crate::persist::read_limited(&scratch.path().join("champion.evo"), 1 << 30).map_err(
+                |error| {
+                    ExperimentError::Directory(format!(
+                        "the fit of {} made again left no champion ({error})",
+                        run_dir.display()
+                    ))
+                },
+            )?
+        }
+    };
     Ok(Verified {
         variant: variant.name.clone(),
         seed: measured.seed,

@@ -7,7 +7,10 @@ use std::path::Path;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{CHAMPION_VERSION, CHECKPOINT_VERSION, DECODE_LIMIT, FileKind, MAGIC, PersistError};
+use super::{
+    CHAMPION_VERSION, CHECKPOINT_VERSION, DECODE_LIMIT, FIT_STATE_VERSION, FileKind, MAGIC,
+    PersistError,
+};
 
 /// Encodes `value` as a `kind` file for `game`.
 pub fn encode<T: Serialize>(kind: FileKind, game: &str, value: &T) -> Vec<u8> {
@@ -76,7 +79,9 @@ pub fn open<'b>(
         });
     }
     // Past every kind's version the header itself may have changed: stop before reading it.
-    let newest = CHECKPOINT_VERSION.max(CHAMPION_VERSION);
+    let newest = CHECKPOINT_VERSION
+        .max(CHAMPION_VERSION)
+        .max(FIT_STATE_VERSION);
     if version > newest {
         return Err(PersistError::NewerVersion {
             path: path_buf(),

@@ -7,7 +7,8 @@
 //!
 //! `container.rs` encodes and checks that layout, `files.rs` saves and reads it on disk,
 //! and `message.rs` passes bare payloads between the processes of an MPI job; `atomic.rs`,
-//! `bounded.rs` and `lines.rs` are how any file is written and read safely.
+//! `bounded.rs` and `lines.rs` are how any file is written and read safely, and `lock.rs`
+//! keeps two processes from writing one directory.
 
 mod atomic;
 mod bounded;
@@ -15,6 +16,7 @@ mod container;
 mod error;
 mod files;
 mod lines;
+mod lock;
 mod message;
 
 pub use atomic::{remove_stale_temp_files, write_atomic};
@@ -23,6 +25,7 @@ pub use container::{decode, decode_payload, encode, open};
 pub use error::PersistError;
 pub use files::{load, read, save};
 pub use lines::{LineRead, MAX_LINE_BYTES, read_text_line};
+pub use lock::{DirLock, LOCK_FILE, LockError};
 pub use message::{decode_message, encode_message};
 
 /// First bytes of every `.evo` file.
@@ -45,6 +48,8 @@ pub const CHECKPOINT_VERSION: u32 = 10;
 /// See [`CHECKPOINT_VERSION`]: champions are still written as version 3, so that files of
 /// the same network stay byte for byte the same.
 pub const CHAMPION_VERSION: u32 = 3;
+/// The format version of a distillation fit's state between epochs (the first).
+pub const FIT_STATE_VERSION: u32 = 1;
 
 /// The largest `.evo` file read. The largest run this build writes (CMA-ES over the 167,463-weight
 /// n-tuple network, or an MLP population at the population cap) is far below it; anything
@@ -62,6 +67,8 @@ pub enum FileKind {
     Checkpoint = 1,
     /// One evolved network with what is needed to play it.
     Champion = 2,
+    /// Where an offline distillation fit stands after an epoch.
+    FitState = 3,
 }
 
 impl FileKind {
@@ -70,6 +77,7 @@ impl FileKind {
         match self {
             FileKind::Checkpoint => CHECKPOINT_VERSION,
             FileKind::Champion => CHAMPION_VERSION,
+            FileKind::FitState => FIT_STATE_VERSION,
         }
     }
 
@@ -77,6 +85,7 @@ impl FileKind {
         match byte {
             1 => Some(FileKind::Checkpoint),
             2 => Some(FileKind::Champion),
+            3 => Some(FileKind::FitState),
             _ => None,
         }
     }
@@ -85,6 +94,7 @@ impl FileKind {
         match self {
             FileKind::Checkpoint => "checkpoint",
             FileKind::Champion => "champion",
+            FileKind::FitState => "fit state",
         }
     }
 }

@@ -15,9 +15,11 @@ pub struct Figure {
     pub name: String,
     pub title: String,
     pub y_desc: String,
-    /// The horizontal axis: generations, or categories at 1, 2, … when `categories` is
-    /// not empty (the axis then runs from 0 to one past the last).
+    /// The horizontal axis: generations (or a fit's epochs), or categories at 1, 2, … when
+    /// `categories` is not empty (the axis then runs from 0 to one past the last).
     pub generations: Range<u32>,
+    /// What the horizontal axis counts when it holds no categories: `generation`, `epoch`.
+    pub x_desc: &'static str,
     /// Names of the categories on the horizontal axis (e.g. an experiment's variants).
     pub categories: Vec<String>,
     pub y_axis: YAxis,
@@ -227,6 +229,7 @@ fn fitness_figure(rows: &[StatsRow], label: &'static str, notes: &RunNotes) -> F
             rows.iter().flat_map(|r| [r.fitness_min, r.fitness_max]),
         )),
         generations: x,
+        x_desc: "generation",
         marks,
         notes: figure_notes,
     }
@@ -406,6 +409,7 @@ fn benchmark_figure(rows: &[StatsRow], gate: Option<f64>, notes: &RunNotes) -> F
         title: benchmark_title(rows, &specs, notes),
         y_desc: "win rate".to_string(),
         generations: generations(rows),
+        x_desc: "generation",
         y_axis: YAxis::Percent(range),
         marks,
         notes: figure_notes,
@@ -543,6 +547,7 @@ fn diversity_figure(rows: &[StatsRow]) -> Figure {
         title: format!("Population diversity per generation{scale}"),
         y_desc: "mean pairwise distance".to_string(),
         generations: generations(rows),
+        x_desc: "generation",
         y_axis,
         marks,
         notes: Vec::new(),

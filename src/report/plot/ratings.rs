@@ -86,6 +86,7 @@ pub fn rating_figure(rows: &[RatingRow]) -> Figure {
         title: format!("Rating of each kept generation's network ({anchor} = 0)"),
         y_desc: "Elo".to_string(),
         generations: first..last.max(first + 1),
+        x_desc: "generation",
         categories: Vec::new(),
         y_axis: YAxis::Linear(padded_range(
             rows.iter().flat_map(|r| [r.elo.0, r.ci_low.0, r.ci_high.0]),

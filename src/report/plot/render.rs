@@ -131,7 +131,7 @@ pub(super) fn render<DB: DrawingBackend>(
         mesh.x_labels(categories.len() + 2);
     }
     mesh.x_desc(if categories.is_empty() {
-        "generation"
+        figure.x_desc
     } else {
         "variant"
     })

@@ -1,6 +1,6 @@
 //! Distillation by minibatches: an MLP fitted offline to a teacher's values on a fixed set
 //! of positions, by Adam (Kingma & Ba 2015) over many passes, instead of the one online
-//! SGD step per position of [`super::td::train`] with a teacher.
+//! SGD step per position of [`crate::learn::td::train`] with a teacher.
 //!
 //! Online distillation sees every position once, with a step small enough for the newest
 //! positions not to undo the older ones. Here the same positions are seen many times,
@@ -248,19 +248,8 @@ fn sampling_game<G: NeuralInput>(
     positions
 }
 
-/// One epoch's figures: the mean squared error of the student's value (2σ − 1) against
-/// the targets, over the training positions as the epoch saw them (weights moving) and
-/// over the validation positions after it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EpochStats {
-    pub epoch: usize,
-    pub learning_rate: f32,
-    pub train_loss: f64,
-    pub validation_loss: f64,
-}
-
 /// Adam's state over a chromosome: where a run stands between epochs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Adam {
     first: Vec<f32>,
     second: Vec<f32>,
@@ -274,6 +263,11 @@ impl Adam {
             second: vec![0.0; genes],
             steps: 0,
         }
+    }
+
+    /// The number of weights it steps.
+    pub fn genes(&self) -> usize {
+        self.first.len()
     }
 
     /// Moves `genes` one step of size `rate` against `gradient`.
