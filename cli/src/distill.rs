@@ -13,7 +13,7 @@ use crate::error::{BadInput, CliError, CliResult};
 use crate::stop::{as_started, interrupted, stop_on_ctrl_c};
 use evoboard::eval::neural::NeuralInput;
 use evoboard::learn::distill::run::read_record;
-use evoboard::learn::distill::settings::{Kind, as_flag};
+use evoboard::learn::distill::settings::{Kind, Setting, as_flag};
 use evoboard::learn::distill::{
     Begin, DistillError, DistillSettings, FitObserver, FitRow, SETTINGS, run_fit,
 };
@@ -48,17 +48,20 @@ struct FitFlags {
 }
 
 /// The flag of one setting, its help the setting's line and default.
-fn flag((order, setting): (usize, &'static evoboard::learn::distill::settings::Setting)) -> Arg {
+fn flag((order, setting): (usize, &'static Setting)) -> Arg {
     let arg = Arg::new(setting.name)
         .display_order(order)
         .long(setting.flag);
+    let doc = setting.doc;
     match (setting.kind, setting.default) {
-        (Kind::Switch, _) => arg
-            .help(format!("{}.", setting.doc))
-            .action(ArgAction::SetTrue),
-        (_, default) => {
-            let default = default.map_or(String::new(), |d| format!(" [default: {d}]"));
-            arg.help(format!("{}.{default}", setting.doc))
+        (Kind::Switch, _) => arg.help(format!("{doc}.")).action(ArgAction::SetTrue),
+        (kind, default) => {
+            let default = match (kind, default) {
+                (Kind::File { required: true }, _) => " [required unless --resume]".into(),
+                (_, Some(default)) => format!(" [default: {default}]"),
+                (_, None) => String::new(),
+            };
+            arg.help(format!("{doc}.{default}"))
                 .value_name(setting.value_name)
                 .action(ArgAction::Set)
         }

@@ -13,6 +13,7 @@ use crate::experiments::results::{CurvePoint, mean_curve};
 use crate::experiments::runner::{ExperimentDir, ExperimentObserver, RunLabel};
 use crate::learn::distill::run::{FitDir, epochs_done, read_fit_stats};
 use crate::learn::distill::{Begin, DistillSettings, FitObserver, FitRow, run_fit};
+use crate::nn::Topology;
 
 /// An experiment's observer as one of its fits sees it.
 struct FitProgress<'a> {
@@ -43,12 +44,14 @@ pub fn finish_fit<G: NamedEvaluators>(
     Ok(())
 }
 
+/// Files of a fit besides its networks (distill.json, stats.csv, its evaluation), a bound.
+const TEXT_FILES_BYTES: u64 = 64 << 10;
+
 /// A bound on the disk one fit of `settings` takes: its champion, its state (the weights
 /// and Adam's two moments) and its text files.
 pub fn disk_bound<G: NamedEvaluators>(start: &G, settings: &DistillSettings) -> u64 {
-    let hidden = u64::from(settings.hidden);
-    let genes = (start.input_len() as u64 + 1) * hidden + hidden + 1;
-    const TEXT_FILES_BYTES: u64 = 64 << 10;
+    let genes = Topology::new(&[start.input_len(), usize::from(settings.hidden), 1])
+        .map_or(0, |topology| topology.genes() as u64);
     genes * 4 * 4 + TEXT_FILES_BYTES
 }
 

@@ -25,6 +25,9 @@ pub enum DistillError {
     Exists(String),
     #[error("no fit to resume in {dir}: {reason}")]
     NoFit { dir: String, reason: String },
+    /// A fit's `stats.csv` cannot be read back.
+    #[error("cannot read {path}: {reason}")]
+    Stats { path: String, reason: String },
     /// The directory holds a fit of other settings (or of another game).
     #[error("{dir} holds a fit of other settings: {differing}")]
     Other { dir: String, differing: String },
@@ -43,6 +46,7 @@ impl DistillError {
             DistillError::Setting(_)
             | DistillError::Exists(_)
             | DistillError::NoFit { .. }
+            | DistillError::Stats { .. }
             | DistillError::Other { .. } => true,
         }
     }

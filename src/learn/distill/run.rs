@@ -115,16 +115,15 @@ impl<'de> Deserialize<'de> for Step {
 
 /// Reads a fit's `stats.csv`.
 pub fn read_fit_stats(path: &Path) -> Result<Vec<FitRow>, DistillError> {
-    let damaged = |reason: String| DistillError::NoFit {
-        dir: path.display().to_string(),
+    let damaged = |reason: String| DistillError::Stats {
+        path: path.display().to_string(),
         reason,
     };
-    let bytes = persist::read_limited(path, MAX_TEXT_BYTES)
-        .map_err(|error| damaged(format!("cannot read it: {error}")))?;
+    let bytes = persist::read_limited(path, MAX_TEXT_BYTES).map_err(|e| damaged(e.to_string()))?;
     csv::Reader::from_reader(bytes.as_slice())
         .deserialize()
         .collect::<Result<Vec<FitRow>, _>>()
-        .map_err(|error| damaged(format!("a row is damaged: {error}")))
+        .map_err(|error| damaged(format!("a row is damaged ({error})")))
 }
 
 /// Where a fit stands after an epoch: all the next epoch needs but the positions, which
