@@ -132,3 +132,54 @@ fn every_champion_a_plan_or_a_claim_reads_is_kept() {
         );
     }
 }
+
+/// What the repository gives a newcomer of `experiments/results` stays light: text,
+/// figures and the champions something reads, the rest recorded by hash.
+#[test]
+fn the_committed_results_weigh_at_most_50_mb() {
+    const LIMIT: u64 = 50_000_000;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = committed_results(root);
+    assert!(files.len() >= 1000, "{} files", files.len());
+    let bytes: u64 = files
+        .iter()
+        .map(|file| std::fs::metadata(root.join(file)).map_or(0, |m| m.len()))
+        .sum();
+    assert!(
+        bytes <= LIMIT,
+        "experiments/results holds {bytes} bytes in the repository, more than {LIMIT}"
+    );
+}
+
+/// The files of `experiments/results` that git tracks; where the tree is not a git
+/// checkout (an unpacked archive of the repository), every file there.
+fn committed_results(root: &Path) -> Vec<PathBuf> {
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-z", "--", "experiments/results"])
+        .current_dir(root)
+        .output();
+    match listed {
+        Ok(output) if output.status.success() => output
+            .stdout
+            .split(|&byte| byte == 0)
+            .filter(|name| !name.is_empty())
+            .map(|name| PathBuf::from(String::from_utf8(name.to_vec()).unwrap()))
+            .collect(),
+        _ => {
+            let mut files = Vec::new();
+            let mut dirs = vec![PathBuf::from("experiments/results")];
+            while let Some(dir) = dirs.pop() {
+                for entry in std::fs::read_dir(root.join(&dir)).unwrap() {
+                    let entry = entry.unwrap();
+                    let path = dir.join(entry.file_name());
+                    if entry.file_type().unwrap().is_dir() {
+                        dirs.push(path);
+                    } else {
+                        files.push(path);
+                    }
+                }
+            }
+            files
+        }
+    }
+}

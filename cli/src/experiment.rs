@@ -16,6 +16,7 @@ use evoboard::experiments::figures::plot_experiment;
 use evoboard::experiments::held_out::measure_held_out;
 use evoboard::experiments::plan::{Plan, PlanFile};
 use evoboard::experiments::ratings::rate_champions;
+use evoboard::experiments::rebuild::ensure_champion;
 use evoboard::experiments::results::write_results;
 use evoboard::experiments::reuse::Sources;
 use evoboard::experiments::runner::{
@@ -69,6 +70,26 @@ pub struct ExperimentArgs {
     /// The seed that chooses the runs --verify plays again.
     #[arg(long, default_value_t = 1, requires = "verify")]
     verify_seed: u64,
+    /// Put back the champion of a finished run that the repository does not keep
+    /// (VARIANT:SEED, repeatable): the run is played again from its run.json, and its
+    /// champion is written to its run directory once it hashes as its evaluation recorded.
+    #[arg(long, value_name = "VARIANT:SEED", value_parser = parse_run,
+          conflicts_with_all = ["resume", "reuse", "verify"])]
+    rebuild: Vec<(String, u64)>,
+}
+
+/// A run named as `VARIANT:SEED`.
+fn parse_run(text: &str) -> Result<(String, u64), String> {
+    let (variant, seed) = text
+        .rsplit_once(':')
+        .ok_or_else(|| format!("'{text}' is not VARIANT:SEED"))?;
+    let seed = seed
+        .parse()
+        .map_err(|_| format!("'{seed}' in '{text}' is not a seed (a whole number)"))?;
+    if variant.is_empty() {
+        return Err(format!("'{text}' names no variant before its ':'"));
+    }
+    Ok((variant.to_string(), seed))
 }
 
 pub fn run(args: &ExperimentArgs) -> CliResult {
@@ -113,6 +134,9 @@ fn experiment<G: NamedEvaluators>(
         .map_err(|error| BadInput(format!("plan {}: {error}", args.plan.display())))?;
     if args.verify {
         return verify(&start, args, &plan, text, out);
+    }
+    if !args.rebuild.is_empty() {
+        return rebuild(&start, args, &plan, text, out);
     }
     let disk = disk_bound(&start, &plan)?;
     if !args.resume {
@@ -238,6 +262,56 @@ fn verify<G: NamedEvaluators>(
     Err(CliError::Failure(
         format!("{}: {}", out.display(), problems.join("; ")).into(),
     ))
+}
+
+/// `--rebuild`: each named finished run whose champion is absent is played again, and its
+/// champion put back once it hashes as recorded; one already there is left as it is.
+fn rebuild<G: NamedEvaluators>(
+    start: &G,
+    args: &ExperimentArgs,
+    plan: &Plan,
+    text: &str,
+    out: &std::path::Path,
+) -> CliResult {
+    if farm::process_count() > 1 {
+        return Err(BadInput("--rebuild runs on one process, not under mpirun".into()).into());
+    }
+    let experiment = open::<G>(out, plan, text, true)?;
+    let finished = finished_runs(plan, &experiment)?;
+    let named: Vec<&RunMeasures> = args
+        .rebuild
+        .iter()
+        .map(|(variant, seed)| {
+            finished
+                .iter()
+                .find(|run| run.variant == *variant && run.seed == *seed)
+                .ok_or_else(|| {
+                    BadInput(format!(
+                        "{} has no finished run of variant '{}' with seed {seed} (--rebuild \
+                         takes VARIANT:SEED of a run the experiment finished)",
+                        out.display(),
+                        variant.escape_debug()
+                    ))
+                })
+        })
+        .collect::<Result<_, _>>()?;
+    stop_on_ctrl_c()?;
+    for (index, measured) in named.iter().enumerate() {
+        let run_dir = experiment.run_dir(&measured.variant, measured.seed);
+        let champion = run_dir.join("champion.evo");
+        if !champion.exists() {
+            let run = RunLabel {
+                index,
+                total: named.len(),
+                variant: &measured.variant,
+                seed: measured.seed,
+            };
+            let recorded = measured.champion_sha256.as_deref();
+            ensure_champion(start, &run_dir, recorded, run, &RunsProgress)?;
+        }
+        println!("{}", champion.display());
+    }
+    Ok(())
 }
 
 /// `count` runs, in words.

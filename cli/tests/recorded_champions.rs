@@ -264,7 +264,7 @@ fn runs_reused_or_started_from_without_their_champions_are_rebuilt_where_needed(
 fn verify_plays_chosen_runs_again_and_fails_on_a_hash_they_do_not_reproduce() {
     let dir = common::temp_dir("recorded-verify");
     let out = smoke(&dir);
-    strip(&out);
+    let champions = strip(&out);
     let before = dir.join("before");
     common::copy_dir(&out, &before);
     let verify = |extra: &[&str]| {
@@ -298,6 +298,41 @@ fn verify_plays_chosen_runs_again_and_fails_on_a_hash_they_do_not_reproduce() {
     );
     common::assert_same_files(&out, &before);
     assert!(!out.join("runs/td0/seed-1/champion.evo").exists());
+    // --rebuild puts back the champions it is asked for, to the recorded bytes, and only
+    // those; a run the experiment did not finish is refused, naming it.
+    let rebuild = |runs: &[&str]| {
+        let mut args = vec![SMOKE, "--out", out.to_str().unwrap()];
+        for run in runs {
+            args.extend_from_slice(&["--rebuild", run]);
+        }
+        experiment(&args)
+    };
+    let output = rebuild(&["lambda:2", "lambda:2"]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(rebuilt_runs(&output), 1, "{output:?}");
+    let put_back = out.join("runs/lambda/seed-2/champion.evo");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("{0}\n{0}\n", put_back.display())
+    );
+    let (_, bytes) = champions
+        .iter()
+        .find(|(run, _)| run.ends_with("lambda/seed-2"))
+        .unwrap();
+    assert!(std::fs::read(&put_back).unwrap() == *bytes);
+    std::fs::remove_file(&put_back).unwrap();
+    common::assert_same_files(&out, &before);
+    for (wrong, says) in [
+        ("lambda:9", "has no finished run of variant 'lambda' with seed 9"),
+        ("nope:1", "has no finished run of variant 'nope' with seed 1"),
+        ("lambda", "'lambda' is not VARIANT:SEED"),
+        ("lambda:x", "'x' in 'lambda:x' is not a seed"),
+    ] {
+        let output = rebuild(&["td0:1", wrong]);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains(says), "{output:?}");
+        common::assert_same_files(&out, &before);
+    }
     // A recorded hash the run does not reproduce: its line says so, and the command fails.
     let wrong = "0".repeat(64);
     for variant in ["td0", "lambda"] {
