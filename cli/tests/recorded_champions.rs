@@ -323,14 +323,23 @@ fn verify_plays_chosen_runs_again_and_fails_on_a_hash_they_do_not_reproduce() {
     std::fs::remove_file(&put_back).unwrap();
     common::assert_same_files(&out, &before);
     for (wrong, says) in [
-        ("lambda:9", "has no finished run of variant 'lambda' with seed 9"),
-        ("nope:1", "has no finished run of variant 'nope' with seed 1"),
+        (
+            "lambda:9",
+            "has no finished run of variant 'lambda' with seed 9",
+        ),
+        (
+            "nope:1",
+            "has no finished run of variant 'nope' with seed 1",
+        ),
         ("lambda", "'lambda' is not VARIANT:SEED"),
         ("lambda:x", "'x' in 'lambda:x' is not a seed"),
     ] {
         let output = rebuild(&["td0:1", wrong]);
         assert_eq!(output.status.code(), Some(2), "{output:?}");
-        assert!(String::from_utf8_lossy(&output.stderr).contains(says), "{output:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(says),
+            "{output:?}"
+        );
         common::assert_same_files(&out, &before);
     }
     // A recorded hash the run does not reproduce: its line says so, and the command fails.
