@@ -185,6 +185,22 @@ fn experiment<G: NamedEvaluators>(
     farm::alone(|| conclude(&start, &plan, &experiment, runs))
 }
 
+/// The experiment in `out`, opened with the plan it was started with, and its finished
+/// runs: what `option` (`--verify`, `--rebuild`) works on, on one process.
+fn finished_alone<G: NamedEvaluators>(
+    option: &str,
+    plan: &Plan,
+    text: &str,
+    out: &std::path::Path,
+) -> Result<(ExperimentDir, Vec<RunMeasures>), CliError> {
+    if farm::process_count() > 1 {
+        return Err(BadInput(format!("{option} runs on one process, not under mpirun")).into());
+    }
+    let experiment = open::<G>(out, plan, text, true)?;
+    let finished = finished_runs(plan, &experiment)?;
+    Ok((experiment, finished))
+}
+
 /// `--verify`: plays `args.runs` of the experiment's finished runs again and compares each
 /// champion's hash with the recorded one, a line per run.
 fn verify<G: NamedEvaluators>(
@@ -194,12 +210,7 @@ fn verify<G: NamedEvaluators>(
     text: &str,
     out: &std::path::Path,
 ) -> CliResult {
-    if farm::process_count() > 1 {
-        return Err(BadInput("--verify runs on one process, not under mpirun".into()).into());
-    }
-    // With the plan it was started with; nothing is written.
-    let experiment = open::<G>(out, plan, text, true)?;
-    let finished = finished_runs(plan, &experiment)?;
+    let (experiment, finished) = finished_alone::<G>("--verify", plan, text, out)?;
     let (hashed, unhashed): (Vec<&RunMeasures>, Vec<&RunMeasures>) = finished
         .iter()
         .partition(|run| run.champion_sha256.is_some());
@@ -273,11 +284,7 @@ fn rebuild<G: NamedEvaluators>(
     text: &str,
     out: &std::path::Path,
 ) -> CliResult {
-    if farm::process_count() > 1 {
-        return Err(BadInput("--rebuild runs on one process, not under mpirun".into()).into());
-    }
-    let experiment = open::<G>(out, plan, text, true)?;
-    let finished = finished_runs(plan, &experiment)?;
+    let (experiment, finished) = finished_alone::<G>("--rebuild", plan, text, out)?;
     let named: Vec<&RunMeasures> = args
         .rebuild
         .iter()

@@ -12,9 +12,10 @@ use common::{SHIPPED_OTHELLO_CHAMPION, bad_input, evoboard, stdout_of, temp_dir}
 use evoboard::learn::distill::SETTINGS;
 use evoboard::learn::distill::settings::Kind;
 
-/// A fit small enough for a test: 3,000 positions, 4 epochs.
-fn distill(out: &str, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
+/// What every fit of these tests shares: 3,000 positions of the shipped champion's games,
+/// minibatches of 64.
+fn small_fit<'a>(epochs: &'a str, out: &'a str) -> Vec<&'a str> {
+    vec![
         "distill",
         "--game",
         "othello",
@@ -25,9 +26,18 @@ fn distill(out: &str, extra: &[&str]) -> std::process::Output {
         "--validation-positions",
         "500",
         "--epochs",
-        "4",
+        epochs,
         "--minibatch",
         "64",
+        "--out",
+        out,
+    ]
+}
+
+/// A fit small enough for a test: 4 epochs.
+fn distill(out: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = small_fit("4", out);
+    args.extend_from_slice(&[
         "--learning-rate",
         "0.01",
         "--learning-rate-end",
@@ -35,9 +45,7 @@ fn distill(out: &str, extra: &[&str]) -> std::process::Output {
         "--symmetries",
         "--seed",
         "5",
-        "--out",
-        out,
-    ];
+    ]);
     args.extend_from_slice(extra);
     evoboard(&args)
 }
@@ -133,29 +141,10 @@ fn a_fit_lowers_the_validation_loss_and_its_champion_plays() {
     );
 }
 
-/// A fit long enough to be killed part-way: 60 epochs of 3,000 positions.
+/// A fit long enough to be killed part-way: 60 epochs.
 fn long_fit(out: &str) -> Vec<String> {
-    let args = [
-        "distill",
-        "--game",
-        "othello",
-        "--teacher",
-        SHIPPED_OTHELLO_CHAMPION,
-        "--positions",
-        "3000",
-        "--validation-positions",
-        "500",
-        "--epochs",
-        "60",
-        "--minibatch",
-        "64",
-        "--seed",
-        "3",
-        "--threads",
-        "1",
-        "--out",
-        out,
-    ];
+    let mut args = small_fit("60", out);
+    args.extend_from_slice(&["--seed", "3", "--threads", "1"]);
     args.iter().map(|a| a.to_string()).collect()
 }
 

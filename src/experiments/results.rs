@@ -80,26 +80,27 @@ struct SummaryRow<'a> {
     p_holm: Option<Fixed<6>>,
 }
 
-/// A row of `learning.csv`.
+/// A row of `learning.csv`: the mean over runs of a generation's benchmark (of a fit's
+/// epoch's validation loss, [`learning_header`]).
 #[derive(Serialize)]
 struct CurveRow<'a> {
     variant: &'a str,
-    generation: u32,
+    step: u32,
     runs: usize,
     mean: Fixed<6>,
     ci_low: Option<Fixed<6>>,
     ci_high: Option<Fixed<6>>,
 }
 
-/// A row of `learning.csv` of a plan of distillation fits.
-#[derive(Serialize)]
-struct LossRow<'a> {
-    variant: &'a str,
-    epoch: u32,
-    runs: usize,
-    validation_loss: Fixed<6>,
-    ci_low: Option<Fixed<6>>,
-    ci_high: Option<Fixed<6>>,
+/// The columns of `learning.csv`, named for what a plan's runs step through and measure.
+fn learning_header(kind: RunKind) -> Vec<String> {
+    let (step, mean) = match kind {
+        RunKind::Evolve => ("generation", "mean"),
+        RunKind::Distill => ("epoch", "validation_loss"),
+    };
+    ["variant", step, "runs", mean, "ci_low", "ci_high"]
+        .map(String::from)
+        .to_vec()
 }
 
 /// A finite number as a fixed-decimal cell, an empty cell otherwise.
@@ -234,36 +235,21 @@ pub fn write_results(
     let dir = &experiment.dir;
     write_csv(&dir.join("results.csv"), &rows)?;
     let curves = learning_curves(plan, experiment)?;
-    let learning = dir.join("learning.csv");
-    match plan.kind {
-        RunKind::Evolve => {
-            let rows: Vec<CurveRow> = curves
-                .iter()
-                .map(|p| CurveRow {
-                    variant: &p.variant,
-                    generation: p.generation,
-                    runs: p.runs,
-                    mean: Fixed(p.mean),
-                    ci_low: p.ci_low.map(Fixed),
-                    ci_high: p.ci_high.map(Fixed),
-                })
-                .collect();
-            write_csv(&learning, &rows)?;
-        }
-        RunKind::Distill => {
-            let rows: Vec<LossRow> = curves
-                .iter()
-                .map(|p| LossRow {
-                    variant: &p.variant,
-                    epoch: p.generation,
-                    runs: p.runs,
-                    validation_loss: Fixed(p.mean),
-                    ci_low: p.ci_low.map(Fixed),
-                    ci_high: p.ci_high.map(Fixed),
-                })
-                .collect();
-            write_csv(&learning, &rows)?;
-        }
+    if !curves.is_empty() {
+        let rows = curves.iter().map(|p| CurveRow {
+            variant: &p.variant,
+            step: p.generation,
+            runs: p.runs,
+            mean: Fixed(p.mean),
+            ci_low: p.ci_low.map(Fixed),
+            ci_high: p.ci_high.map(Fixed),
+        });
+        let text = csv_text(
+            &learning_header(plan.kind),
+            rows,
+            csv::QuoteStyle::Necessary,
+        );
+        write_file(&dir.join("learning.csv"), text.as_bytes())?;
     }
     let summaries = summarise(plan, runs);
     let summary_rows: Vec<SummaryRow> = summaries.iter().map(summary_row).collect();
