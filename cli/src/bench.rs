@@ -8,12 +8,14 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::error::{BadInput, CliResult};
+use crate::error::{BadInput, CliError, CliResult};
 use evoboard::arena::random_openings;
 use evoboard::eval::NamedEvaluators;
 use evoboard::eval::neural::NeuralEvaluator;
 use evoboard::evolve::architecture_for;
-use evoboard::evolve::config::{EvolveConfig, MAX_TD_BATCH, Preset};
+use evoboard::evolve::config::{
+    DEFAULT_TD_BATCH, EvolveConfig, FAST_TD_BATCH, MAX_TD_BATCH, Preset,
+};
 use evoboard::evolve::league::{league_games, play_league};
 use evoboard::games::Perft;
 use evoboard::learn::td::{GameSetup, Opponent, train};
@@ -42,7 +44,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     learning_games: u32,
     /// TD games played at once against the same weights in the learning-throughput
-    /// measurement (the batch of `evolve --td-batch`) [default: 16].
+    /// measurement (the batch of `evolve --td-batch`) [default: both 16, the default
+    /// batch, and 64, the batch recommended for speed].
     #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u32).range(1..=MAX_TD_BATCH as i64))]
     td_batch: Option<u32>,
     /// Othello only: measure the exact endgame solver alone, on the first N FFO test
@@ -91,16 +94,39 @@ pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult 
     measure_learning(&start, args)
 }
 
-/// TD learning throughput: `--learning-games` self-play learning games of the TD preset's default
-/// network in batches of `--td-batch` (from a blank network, so the games are those of early learning), on 1 and on
-/// 2 threads, in games per second per thread, and the 2-thread speed-up. Best of `repeats`
-/// timings, each from the blank network again.
+/// TD learning throughput: `--learning-games` self-play learning games of the TD preset's
+/// default network (from a blank network, so the games are those of early learning), on 1
+/// and on 2 threads, in games per second per thread, and the 2-thread speed-up; in batches
+/// of `--td-batch`, or else of the default batch and of the batch recommended for speed.
+/// Best of `repeats` timings, each from the blank network again.
 fn measure_learning<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResult {
+    let batches = match args.td_batch {
+        Some(batch) => vec![(batch as usize, "")],
+        None => vec![
+            (DEFAULT_TD_BATCH, " (the default)"),
+            (FAST_TD_BATCH, " (recommended for speed)"),
+        ],
+    };
+    for (batch, why) in batches {
+        let [one, two] = time_learning(start, args, batch)?;
+        println!(
+            "TD learning 2-thread speed-up in batches of {batch}{why}: {:.2}x",
+            one / two
+        );
+    }
+    Ok(())
+}
+
+/// The best time of `args.repeats` runs of the learning games in batches of `batch`, on 1
+/// and on 2 threads, each printed.
+fn time_learning<G: NamedEvaluators>(
+    start: &G,
+    args: &BenchArgs,
+    batch: usize,
+) -> Result<[f64; 2], CliError> {
     let (games, repeats) = (args.learning_games, args.repeats);
     let mut config = EvolveConfig::for_game(Preset::TD, start);
-    if let Some(batch) = args.td_batch {
-        config.td_batch = batch as usize;
-    }
+    config.td_batch = batch;
     let architecture = architecture_for(start, &config)?;
     let settings = config.td_settings(1);
     let mut best = [f64::INFINITY; 2];
@@ -120,16 +146,13 @@ fn measure_learning<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResul
             best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
         }
         println!(
-            "TD learning ({}, batches of {}): {games} self-play games at 1 ply in {:.2} s on {threads} thread{}: {:.0} games/s per thread",
-            architecture,
-            config.td_batch,
+            "TD learning ({architecture}, batches of {batch}): {games} self-play games at 1 ply in {:.2} s on {threads} thread{}: {:.0} games/s per thread",
             best[slot],
             if threads == 1 { "" } else { "s" },
             f64::from(games) / best[slot] / threads as f64
         );
     }
-    println!("TD learning 2-thread speed-up: {:.2}x", best[0] / best[1]);
-    Ok(())
+    Ok(best)
 }
 
 /// The Othello ENN paper's generation: 20 Nguyen-Widrow networks (64-42-1 for Othello), a
