@@ -118,38 +118,40 @@ fn measure_learning<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResul
 }
 
 /// The best time of `args.repeats` runs of the learning games in batches of `batch`, on 1
-/// and on 2 threads, each printed.
+/// and on 2 threads, each printed. The two alternate, run by run, so that a spell of a
+/// busier machine falls on both alike.
 fn time_learning<G: NamedEvaluators>(
     start: &G,
     args: &BenchArgs,
     batch: usize,
 ) -> Result<[f64; 2], CliError> {
-    let (games, repeats) = (args.learning_games, args.repeats);
+    let games = args.learning_games;
     let mut config = EvolveConfig::for_game(Preset::TD, start);
     config.td_batch = batch;
     let architecture = architecture_for(start, &config)?;
     let settings = config.td_settings(1);
+    let pool = |threads| rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    let pools = [pool(1)?, pool(2)?];
+    let setup = |k: usize| GameSetup {
+        start: start.clone(),
+        opponent: Opponent::SelfPlay,
+        rng: rng_for(config.seed, &[k as u64]),
+    };
     let mut best = [f64::INFINITY; 2];
-    for (slot, threads) in [1, 2].into_iter().enumerate() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?;
-        let setup = |k: usize| GameSetup {
-            start: start.clone(),
-            opponent: Opponent::SelfPlay,
-            rng: rng_for(config.seed, &[k as u64]),
-        };
-        for _ in 0..repeats {
+    for _ in 0..args.repeats {
+        for (slot, pool) in pools.iter().enumerate() {
             let mut network = start.network(&architecture, vec![0.0; architecture.genes()]);
             let clock = Instant::now();
             pool.install(|| train(&mut network, games as usize, &setup, settings, None))?;
             best[slot] = best[slot].min(clock.elapsed().as_secs_f64());
         }
+    }
+    for (slot, threads) in [1u32, 2].into_iter().enumerate() {
         println!(
             "TD learning ({architecture}, batches of {batch}): {games} self-play games at 1 ply in {:.2} s on {threads} thread{}: {:.0} games/s per thread",
             best[slot],
             if threads == 1 { "" } else { "s" },
-            f64::from(games) / best[slot] / threads as f64
+            f64::from(games) / best[slot] / f64::from(threads)
         );
     }
     Ok(best)
