@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::evolve::checkpoint::{RunInfo, read_run_info};
 use crate::evolve::stats::{StatsRow, read_stats_csv};
+use crate::learn::distill::run::{read_fit_stats, read_record};
 use crate::report::plot::{ChampionTest, Shown, champion_notes};
 
 /// Deepest a run may sit below the runs directory (`populations/study/othello`).
@@ -67,6 +68,19 @@ pub struct RunView {
     pub champion_generation: Option<u32>,
     /// The champion's final test, once the run has played it.
     pub champion_test: Option<ChampionTest>,
+    /// For a distillation fit (a directory with `distill.json`), whose `stats.csv` has a
+    /// row per epoch instead of generations: its losses, epoch by epoch (empty when they
+    /// cannot be read, with `problem` saying why).
+    pub losses: Option<Vec<LossPoint>>,
+}
+
+/// A fit's epoch: the mean squared errors on its training positions (none for epoch 0,
+/// the start) and on its validation positions.
+#[derive(Debug, Serialize)]
+pub struct LossPoint {
+    pub epoch: u32,
+    pub train_loss: Option<f64>,
+    pub validation_loss: f64,
 }
 
 /// Why a lone TD network's fitness is not drawn.
@@ -151,7 +165,7 @@ impl RunsDir {
             {
                 let name = name.to_string_lossy().into_owned();
                 runs.push(RunEntry {
-                    game: self.run_info(&path).map(|info| info.game),
+                    game: self.game_of(&path),
                     champion: self.file_in(&path, "champion.evo").is_some(),
                     name,
                 });
@@ -167,6 +181,9 @@ impl RunsDir {
         let stats = self
             .file_in(&dir, "stats.csv")
             .ok_or_else(|| RunsError::NotFound(format!("'{name}' is not a run")))?;
+        if self.file_in(&dir, "distill.json").is_some() {
+            return Ok(self.fit(name, &dir, &stats));
+        }
         let (rows, problem) = match read_rows(&stats) {
             Ok(rows) => (rows, None),
             Err(problem) => (Vec::new(), Some(problem)),
@@ -196,7 +213,53 @@ impl RunsDir {
             diversity_absent: (!shows_diversity).then_some(NO_DIVERSITY),
             champion_generation: notes.as_ref().and_then(|n| n.champion),
             champion_test: notes.and_then(|n| n.champion_test),
+            losses: None,
         })
+    }
+
+    /// The view of the distillation fit in `dir`: its losses, no generations.
+    fn fit(&self, name: &str, dir: &Path, stats: &Path) -> RunView {
+        let (losses, problem) = match read_fit_stats(stats) {
+            Ok(rows) => {
+                let losses = rows
+                    .iter()
+                    .map(|row| LossPoint {
+                        epoch: row.epoch,
+                        train_loss: row.train_loss.map(|loss| loss.0),
+                        validation_loss: row.validation_loss.0,
+                    })
+                    .collect();
+                (losses, None)
+            }
+            Err(error) => (Vec::new(), Some(error.to_string())),
+        };
+        let champion = self
+            .file_in(dir, "champion.evo")
+            .map(|_| format!("champion:{name}/champion.evo"));
+        RunView {
+            name: name.to_string(),
+            game: self.game_of(dir),
+            champion,
+            rows: Vec::new(),
+            problem,
+            shows_fitness: false,
+            shows_diversity: false,
+            fitness_label: None,
+            fitness_absent: None,
+            diversity_absent: None,
+            champion_generation: None,
+            champion_test: None,
+            losses: Some(losses),
+        }
+    }
+
+    /// The game of the run or fit in `dir`, if its settings are readable inside the runs
+    /// directory.
+    fn game_of(&self, dir: &Path) -> Option<String> {
+        match self.file_in(dir, "distill.json") {
+            Some(_) => read_record(dir).ok().map(|record| record.game),
+            None => self.run_info(dir).map(|info| info.game),
+        }
     }
 
     /// A run's settings, if it has a readable `run.json` inside the runs directory.

@@ -1002,3 +1002,59 @@ fn a_self_play_run_shows_no_fitness_or_diversity_and_a_population_both() {
     assert!(population["champion_generation"].is_null() && population["champion_test"].is_null());
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_distillation_fit_shows_its_losses_epoch_by_epoch() {
+    let root = runs_dir("fit");
+    let runs = root.join("runs");
+    let fit = runs.join("wide");
+    std::fs::create_dir_all(&fit).unwrap();
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../populations/othello-mlp-wide");
+    for file in ["stats.csv", "distill.json", "champion.evo"] {
+        std::fs::copy(shipped.join(file), fit.join(file)).unwrap();
+    }
+    let server = Served::start(&runs, &[]);
+    let listed = server.get("/api/runs").json();
+    let entry = listed["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|run| run["name"] == "wide")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (&entry["game"], &entry["champion"]),
+        (&"othello".into(), &true.into())
+    );
+    let view = server.get("/api/run?name=wide").json();
+    assert!(view["problem"].is_null(), "{view}");
+    assert_eq!(view["champion"], "champion:wide/champion.evo");
+    let losses = view["losses"].as_array().unwrap();
+    let stats = std::fs::read_to_string(fit.join("stats.csv")).unwrap();
+    assert_eq!(losses.len(), stats.lines().count() - 1);
+    // Epoch 0 is the start: a validation loss, no training yet.
+    assert_eq!(losses[0]["epoch"], 0);
+    assert!(losses[0]["train_loss"].is_null());
+    let last = stats.lines().last().unwrap().split(',').collect::<Vec<_>>();
+    let last_loss = &losses[losses.len() - 1];
+    assert_eq!(last_loss["epoch"], last[0].parse::<u32>().unwrap());
+    assert_eq!(
+        last_loss["validation_loss"].as_f64().unwrap(),
+        last[3].parse::<f64>().unwrap()
+    );
+    assert!(view["rows"].as_array().unwrap().is_empty());
+    // An evolution run has no losses; a fit's damaged statistics are its problem.
+    assert!(server.get("/api/run?name=kalah").json()["losses"].is_null());
+    std::fs::write(
+        fit.join("stats.csv"),
+        "epoch,learning_rate\nnot a number,x\n",
+    )
+    .unwrap();
+    let damaged = server.get("/api/run?name=wide").json();
+    assert!(damaged["losses"].as_array().unwrap().is_empty());
+    assert!(
+        damaged["problem"].as_str().unwrap().contains("damaged"),
+        "{damaged}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -380,19 +380,26 @@ async function refreshRun() {
   pollTimer = setTimeout(refreshRun, 2000);
 }
 
-const percent = (rate, digits = 1) => `${(100 * rate).toFixed(digits)}%`;
-
-function drawRun(run) {
-  $("run").hidden = false;
-  $("run-title").textContent = run.name + (run.game ? ` — ${run.game}` : "");
-  const last = run.rows[run.rows.length - 1];
-  const test = run.champion_test;
+// A distillation fit: its losses epoch by epoch; its champion is the epoch of the lowest
+// validation loss.
+function drawFit(run) {
+  const epochs = run.losses.filter((r) => r.epoch > 0);
+  const best = epochs.reduce((a, r) => (a === null || r.validation_loss < a.validation_loss ? r : a), null);
   let note = run.problem
-    ? `statistics not readable yet: ${run.problem}`
-    : `${run.rows.length} generations${last ? `, last ${last.generation}` : ""} (updates every 2 s)`;
-  if (run.champion_generation) note += `; champion from generation ${run.champion_generation}`;
-  if (test) note += `, ${percent(test.win_rate)} in its final test of ${test.games} games`;
+    ? `losses not readable yet: ${run.problem}`
+    : `a distillation fit: ${epochs.length} epochs (updates every 2 s)`;
+  if (best) note += `; champion from epoch ${best.epoch}, validation loss ${best.validation_loss.toFixed(5)}`;
   $("run-note").textContent = note;
+  playChampionButton(run);
+  const rows = epochs.map((r) => ({ generation: r.epoch, train_loss: r.train_loss, validation_loss: r.validation_loss }));
+  lineChart($("chart-losses"), rows, [
+    { key: "train_loss", colour: "#b2182b" },
+    { key: "validation_loss", colour: "#2166ac" },
+  ], { yTitle: "mean squared error", xTitle: "epoch" });
+}
+
+// The button that opens a game against the run's champion, when it has one.
+function playChampionButton(run) {
   const champion = $("play-champion");
   champion.hidden = !(run.champion && run.game);
   champion.onclick = () => {
@@ -403,6 +410,29 @@ function drawRun(run) {
     setPlayer("second", run.champion);
     newGame();
   };
+}
+
+const percent = (rate, digits = 1) => `${(100 * rate).toFixed(digits)}%`;
+
+function drawRun(run) {
+  $("run").hidden = false;
+  $("run-title").textContent = run.name + (run.game ? ` — ${run.game}` : "");
+  const fit = Array.isArray(run.losses);
+  for (const part of document.querySelectorAll("#run .evolution")) part.hidden = fit;
+  $("losses").hidden = !fit;
+  if (fit) {
+    drawFit(run);
+    return;
+  }
+  const last = run.rows[run.rows.length - 1];
+  const test = run.champion_test;
+  let note = run.problem
+    ? `statistics not readable yet: ${run.problem}`
+    : `${run.rows.length} generations${last ? `, last ${last.generation}` : ""} (updates every 2 s)`;
+  if (run.champion_generation) note += `; champion from generation ${run.champion_generation}`;
+  if (test) note += `, ${percent(test.win_rate)} in its final test of ${test.games} games`;
+  $("run-note").textContent = note;
+  playChampionButton(run);
   const rows = run.rows;
   $("fitness-label").textContent = run.fitness_label ? `: ${run.fitness_label}` : "";
   // A chart the run has no data for says why in its place.
@@ -494,7 +524,7 @@ const decimals = (step) => Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
 // optional shaded band, and marks (the champion's dot, its final test as an interval).
 // Win rates (`percent`) are zoomed to the data, as the run's PNG plots are.
 function lineChart(svg, rows, series, options) {
-  const { band, percent: isPercent, yTitle, marks = [], empty = "no data yet" } = options || {};
+  const { band, percent: isPercent, yTitle, xTitle = "generation", marks = [], empty = "no data yet" } = options || {};
   const width = 460, height = 290, left = 70, right = 28, top = 14, bottom = 52;
   const font = { "font-size": 14, fill: "#333" };
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -534,7 +564,7 @@ function lineChart(svg, rows, series, options) {
   }
   el("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "#888" }, svg);
   el("line", { x1: left, y1: height - bottom, x2: width - right, y2: height - bottom, stroke: "#888" }, svg);
-  text(svg, (left + width - right) / 2, height - 12, "generation", Object.assign({ class: "axis-title" }, font));
+  text(svg, (left + width - right) / 2, height - 12, xTitle, Object.assign({ class: "axis-title" }, font));
   const title = text(svg, 16, (top + height - bottom) / 2, yTitle || "", Object.assign({ class: "axis-title" }, font));
   title.setAttribute("transform", `rotate(-90 16 ${(top + height - bottom) / 2})`);
   if (band) {
