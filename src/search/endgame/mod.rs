@@ -13,6 +13,7 @@
 //! - a node is cut before it is searched when the table already proves a child good
 //!   enough (enhanced transposition cut-off), or when the opponent's stable discs cap the
 //!   final margin at the window's lower bound (stability cut-off);
+//! - a node with one legal move plays it at once: no table, no ordering;
 //! - in the last six empties there is no table and no ordering beyond *parity*: squares
 //!   in board quarters with an odd number of empties first; the last empty square is
 //!   scored without making the move;

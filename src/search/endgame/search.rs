@@ -356,6 +356,18 @@ impl<'s> Searcher<'s> {
         if let Some(cap) = stability_cutoff(own, opp, alpha) {
             return cap;
         }
+        if moves & (moves - 1) == 0 {
+            // One move: nothing to order or to keep in the table.
+            let square = moves.trailing_zeros();
+            let flipped = flips(own, opp, square);
+            return -self.nws(
+                opp & !flipped,
+                own | flipped | 1 << square,
+                None,
+                -alpha - 1,
+                abort,
+            );
+        }
         let known = self.shared.table.probe(own, opp);
         let mut hint = NO_MOVE;
         if let Some(known) = known {
