@@ -372,6 +372,7 @@ fn forward_pruning_keeps_the_full_search_when_wide_and_cuts_nodes_when_narrow() 
                 ranker: ranker.as_ref(),
                 width,
             }),
+            None,
         )
     };
     assert_eq!(

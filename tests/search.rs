@@ -64,7 +64,8 @@ fn deepening_agrees<G: Game + NamedEvaluators>(positions: &[G], name: &str) {
     };
     for game in positions.iter().filter(|g| g.count_moves() > 0) {
         for depth in 1..=5 {
-            let (result, reached) = search_within(game, depth, evaluator.as_ref(), None, ample);
+            let (result, reached) =
+                search_within(game, depth, evaluator.as_ref(), None, None, ample);
             assert_eq!(reached, depth);
             let reference = plain_negamax(game, depth, evaluator.as_ref());
             assert_eq!(
@@ -88,7 +89,7 @@ fn deepening_agrees<G: Game + NamedEvaluators>(positions: &[G], name: &str) {
             stop: &stop,
         };
         // Near the end a whole game tree may fit between two looks at the clock.
-        let (quick, _) = search_within(game, 30, evaluator.as_ref(), None, no_time);
+        let (quick, _) = search_within(game, 30, evaluator.as_ref(), None, None, no_time);
         assert!(quick.best.is_some());
     }
 }
@@ -103,7 +104,14 @@ fn iterative_deepening_within_a_time_limit_keeps_fixed_depth_values() {
         stop: &stop,
     };
     let evaluator = Othello::evaluator("heuristic").unwrap();
-    let (result, reached) = search_within(&Othello::start(), 30, evaluator.as_ref(), None, moment);
+    let (result, reached) = search_within(
+        &Othello::start(),
+        30,
+        evaluator.as_ref(),
+        None,
+        None,
+        moment,
+    );
     assert!(
         result.best.is_some() && (2..30).contains(&reached),
         "{reached}"

@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::error::{BadInput, CliError, CliResult};
-use evoboard::arena::random_openings;
+use evoboard::arena::{AgentSpec, SearchAgent, random_openings};
 use evoboard::eval::NamedEvaluators;
 use evoboard::eval::neural::NeuralEvaluator;
 use evoboard::evolve::architecture_for;
@@ -17,11 +17,15 @@ use evoboard::evolve::config::{
     DEFAULT_TD_BATCH, EvolveConfig, FAST_TD_BATCH, MAX_TD_BATCH, Preset,
 };
 use evoboard::evolve::league::{league_games, play_league};
+use evoboard::games::Game;
 use evoboard::games::Perft;
+use evoboard::games::othello::Othello;
 use evoboard::learn::td::{GameSetup, Opponent, train};
 use evoboard::nn::Architecture;
 use evoboard::rng::rng_for;
+use evoboard::search::Limits;
 use evoboard::search::endgame::{EndgameOptions, ffo_positions, solve_endgame_within};
+use evoboard::search::probcut::sample_positions;
 use evoboard::search::search;
 
 /// Measure engine speed: perft and alpha-beta nodes per second.
@@ -53,12 +57,20 @@ pub struct BenchArgs {
     /// per thread and the 2-thread speed-up (best of --repeats).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
     pub endgame: Option<u8>,
+    /// Othello only: the depth a selective search reaches, a timed champion spec with
+    /// %CONFIDENCE (e.g. champion:populations/othello/champion.evo:30%95~1, 1 s a search),
+    /// against the same spec at full width, on --positions positions of the champion's own
+    /// games with more than 20 empty squares (seed 2024), alternating.
+    #[arg(long, value_name = "SPEC", conflicts_with = "endgame")]
+    pub selective: Option<String>,
 }
 
 pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult {
-    if args.endgame.is_some() {
+    if args.endgame.is_some() || args.selective.is_some() {
         return Err(BadInput(
-            "bench --endgame measures evoboard's Othello solver: it takes --game othello".into(),
+            "bench --endgame and --selective measure evoboard's Othello engine: they take \
+             --game othello"
+                .into(),
         )
         .into());
     }
@@ -248,6 +260,83 @@ pub fn endgame(args: &BenchArgs) -> CliResult {
         totals[0],
         totals[1],
         totals[0] / totals[1]
+    );
+    Ok(())
+}
+
+/// Empty squares above which a position is searched by the engine rather than solved.
+const SEARCHED_EMPTIES: u32 = 20;
+
+/// Seed of the positions of `--selective`: not the calibration's default seed, so the
+/// positions measured are not those the lines were fitted on.
+const SELECTIVE_SEED: u64 = 2024;
+
+/// The depth a selective search reaches within `--move-time` against the same search at
+/// full width, position by position (each searched by both, one after the other, so a busy
+/// spell of the machine falls on both alike): the mean depth and nodes of each.
+pub fn selective(args: &BenchArgs) -> CliResult {
+    let text = args.selective.as_deref().unwrap_or_default();
+    let spec: AgentSpec = text.parse()?;
+    let (Some(confidence), Some(seconds)) = (spec.selectivity, spec.move_time) else {
+        return Err(BadInput(format!(
+            "--selective {text}: name a calibrated champion with %CONFIDENCE and a time a \
+             search, e.g. champion:populations/othello/champion.evo:30%95~1"
+        ))
+        .into());
+    };
+    let start = Othello::start();
+    let selective = spec
+        .searcher(&start)?
+        .ok_or_else(|| BadInput(format!("--selective {text} does not search")))?;
+    let full = SearchAgent {
+        probcut: None,
+        ..spec.searcher(&start)?.expect("the same spec searches")
+    };
+    let wanted = usize::from(args.positions);
+    let (sampled, _) = sample_positions(
+        &start,
+        selective.evaluator.as_ref(),
+        4 * wanted,
+        SELECTIVE_SEED,
+    );
+    let positions: Vec<Othello> = sampled
+        .into_iter()
+        .filter(|game| game.stage() > SEARCHED_EMPTIES)
+        .take(wanted)
+        .collect();
+    let time = std::time::Duration::from_secs_f64(seconds);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut totals = [(0u64, 0u64); 2];
+    for game in &positions {
+        for (slot, agent) in [&selective, &full].into_iter().enumerate() {
+            let limits = Limits {
+                deadline: Instant::now() + time,
+                stop: &stop,
+            };
+            let (result, depth) = agent.search_within(game, limits);
+            totals[slot].0 += u64::from(depth);
+            totals[slot].1 += result.nodes;
+        }
+    }
+    let count = positions.len().max(1) as f64;
+    for (slot, name) in ["selective", "full width"].into_iter().enumerate() {
+        println!(
+            "{name} {}: mean depth {:.2}, {:.0} nodes a search, within {} s on {} positions \
+             with more than {SEARCHED_EMPTIES} empties",
+            if slot == 0 {
+                text.to_string()
+            } else {
+                format!("(without %{confidence})")
+            },
+            totals[slot].0 as f64 / count,
+            totals[slot].1 as f64 / count,
+            seconds,
+            positions.len()
+        );
+    }
+    println!(
+        "selective search reaches {:+.2} plies deeper",
+        (totals[0].0 as f64 - totals[1].0 as f64) / count
     );
     Ok(())
 }

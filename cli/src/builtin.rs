@@ -11,8 +11,8 @@ use crate::error::CliResult;
 use crate::launch::check_spreads;
 use crate::setting_flags::document_defaults;
 use crate::{
-    accuracy, bench, benchmark, distill, evolve, experiment, gifford, glance, gtp, nboard, panel,
-    perft, plans, play, plot, prune, ratings, show, solve, tournament,
+    accuracy, bench, benchmark, calibrate, distill, evolve, experiment, gifford, glance, gtp,
+    nboard, panel, perft, plans, play, plot, prune, ratings, show, solve, tournament,
 };
 use evoboard::evolve::config::{EvolveConfig, Preset};
 
@@ -124,6 +124,7 @@ enum Command {
     /// Distance to perfect play: each agent's share of optimal moves and mean loss on
     /// positions valued exactly (Kalah(6,4), Othello endgames).
     Accuracy(accuracy::AccuracyArgs),
+    Calibrate(calibrate::CalibrateArgs),
     Bench {
         /// Game to measure.
         #[arg(long, value_parser = game_parser(), default_value = "othello")]
@@ -168,6 +169,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Accuracy(args) => accuracy::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
         Command::Distill(args) => distill::run(&args),
         Command::Experiment(args) => experiment::run(&args),
         Command::Plans(args) => plans::run(&args),
@@ -177,6 +179,10 @@ fn run(cli: Cli) -> CliResult {
             game: GameName::Othello,
             args,
         } if args.endgame.is_some() => bench::endgame(&args),
+        Command::Bench {
+            game: GameName::Othello,
+            args,
+        } if args.selective.is_some() => bench::selective(&args),
         Command::Bench { game, args } => with_game!(game, |start| bench::run(start, &args)),
         #[cfg(feature = "serve")]
         Command::Serve(args) => crate::serve::run(&args),

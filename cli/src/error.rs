@@ -13,6 +13,7 @@ use evoboard::nn::TopologyError;
 use evoboard::persist::PersistError;
 use evoboard::report::plot::PlotError;
 use evoboard::search::endgame::EndgameError;
+use evoboard::search::probcut::CalibrationError;
 use evoboard::search::solve::SolveError;
 use evoboard::statistics::RatingError;
 
@@ -116,5 +117,6 @@ blame_by_kind!(
     SolveError,
     EndgameError,
     ExperimentError,
-    DistillError
+    DistillError,
+    CalibrationError
 );

@@ -13,6 +13,7 @@ mod any_game;
 mod bench;
 mod benchmark;
 mod builtin;
+mod calibrate;
 mod common;
 mod distill;
 mod error;

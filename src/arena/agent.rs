@@ -9,9 +9,11 @@ use crate::rng::GameRng;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use crate::search::probcut::ProbCut;
 use crate::search::{
     Limits, Pruning, SearchResult, move_values, move_values_within, search_pruned, search_within,
 };
+use std::sync::Arc;
 
 /// Why an agent gave up a game instead of moving: what an external engine did wrong,
 /// in words that name the engine.
@@ -126,6 +128,8 @@ pub struct SearchAgent<G: Game> {
     /// At most this long a move: iterative deepening up to `depth`, answering from the
     /// deepest search finished in time (then the play depends on the machine's speed).
     pub move_time: Option<Duration>,
+    /// Selective search: Multi-ProbCut's calibrated cuts of the evaluator.
+    pub probcut: Option<Arc<ProbCut>>,
 }
 
 /// The stop flag of searches that only a clock stops.
@@ -140,6 +144,7 @@ impl<G: Game> SearchAgent<G> {
             label,
             pruning: None,
             move_time: None,
+            probcut: None,
         }
     }
 
@@ -169,6 +174,7 @@ impl<G: Game> SearchAgent<G> {
             self.depth,
             self.evaluator.as_ref(),
             self.forward_pruning(),
+            self.probcut.as_deref(),
         )
     }
 
@@ -180,6 +186,7 @@ impl<G: Game> SearchAgent<G> {
             self.depth,
             self.evaluator.as_ref(),
             self.forward_pruning(),
+            self.probcut.as_deref(),
             limits,
         )
     }

@@ -1,7 +1,9 @@
 //! Agent spec strings, parsed in one place for every command:
 //! `random`, `first`, `heuristic:DEPTH`, `wpc:DEPTH`, `minimax:DEPTH:EVAL`,
-//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, `nboard:COMMAND`, `gtp:COMMAND`, each
-//! with an optional `~SECONDS` suffix (at most that long a move: iterative deepening up to
+//! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, `nboard:COMMAND`, `gtp:COMMAND`; a
+//! champion with an optional `%CONFIDENCE` suffix (selective search by Multi-ProbCut at
+//! that confidence in percent, from the calibration beside the champion file; see
+//! [`crate::search::probcut`]); each with an optional `~SECONDS` suffix (at most that long a move: iterative deepening up to
 //! DEPTH) or, for Othello's searching agents, `~SECONDS/game` (a game clock: SECONDS for
 //! the whole game, the endgame solvers once they can finish in time; see
 //! [`crate::arena::clocked`]), and an optional `@EPS` suffix (play a random move with
@@ -35,6 +37,7 @@ use crate::games::Game;
 use crate::games::othello::Othello;
 use crate::persist::PersistError;
 use crate::search::MAX_DEPTH;
+use crate::search::probcut::{CONFIDENCES, Calibration, CalibrationError, ProbCut};
 
 /// The end of a `~SECONDS/game` suffix: a game clock rather than a time a move.
 const PER_GAME: &str = "/game";
@@ -69,6 +72,12 @@ pub enum SpecError {
         spec: String,
         #[source]
         source: PersistError,
+    },
+    #[error("agent spec '{spec}'")]
+    Calibration {
+        spec: String,
+        #[source]
+        source: CalibrationError,
     },
 }
 
@@ -124,6 +133,9 @@ pub struct AgentSpec {
     pub move_time: Option<f64>,
     /// This many seconds for the whole game (the `~SECONDS/game` suffix).
     pub game_time: Option<f64>,
+    /// Selective search at this confidence, in percent (the `%CONFIDENCE` suffix of a
+    /// calibrated champion).
+    pub selectivity: Option<f64>,
     text: String,
     /// The spec without its @EPS suffix.
     body: String,
@@ -183,6 +195,23 @@ impl FromStr for AgentSpec {
             }
             _ => (body, None, None),
         };
+        let (searched, selectivity) = match searched.rsplit_once('%') {
+            Some((rest, confidence)) if !engine && numeric(confidence) => {
+                let confidence = confidence
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|c| CONFIDENCES.contains(c))
+                    .ok_or_else(|| {
+                        malformed(&format!(
+                            "the %CONFIDENCE suffix must be a percentage from {} to {}",
+                            CONFIDENCES.start(),
+                            CONFIDENCES.end()
+                        ))
+                    })?;
+                (rest, Some(confidence))
+            }
+            _ => (searched, None),
+        };
         let timed = move_time.is_some() || game_time.is_some();
         let spec = |kind: AgentKind| -> Result<AgentSpec, SpecError> {
             let deepest = match &kind {
@@ -200,6 +229,12 @@ impl FromStr for AgentSpec {
                 }
                 AgentKind::Random | AgentKind::First | AgentKind::Engine { .. } => None,
             };
+            if selectivity.is_some() && !matches!(kind, AgentKind::Champion { .. }) {
+                return Err(malformed(
+                    "selective search (%CONFIDENCE) needs a calibrated champion: \
+                     champion:PATH[:DEPTH]%CONFIDENCE",
+                ));
+            }
             if let Some(depth) = deepest.filter(|&d| d > UNTIMED_DEPTH)
                 && !timed
             {
@@ -214,6 +249,7 @@ impl FromStr for AgentSpec {
                 epsilon,
                 move_time,
                 game_time,
+                selectivity,
                 text: text.to_string(),
                 body: body.to_string(),
             })
@@ -285,7 +321,8 @@ impl FromStr for AgentSpec {
                     "expected random, first, normal, expert, impossible, heuristic:DEPTH, \
                      wpc:DEPTH, minimax:DEPTH:EVAL, champion:PATH[:DEPTH], \
                      nmm:DEPTH:WIDTH:PATH, nboard:COMMAND or gtp:COMMAND, optionally \
-                     followed by ~SECONDS (or ~SECONDS/game) and @EPS",
+                     followed by %CONFIDENCE (a champion), ~SECONDS (or ~SECONDS/game) \
+                     and @EPS",
                 ));
             }
         };
@@ -375,6 +412,7 @@ impl AgentSpec {
         spec.epsilon = Some(epsilon);
         spec.move_time = None;
         spec.game_time = None;
+        spec.selectivity = None;
         spec.text = format!("{}@{epsilon}", spec.body);
         Ok(spec)
     }
@@ -499,7 +537,10 @@ impl AgentSpec {
                         ),
                     });
                 }
-                SearchAgent::new(depth, champion.network, label)
+                SearchAgent {
+                    probcut: self.probcut(path)?,
+                    ..SearchAgent::new(depth, champion.network, label)
+                }
             }
             AgentKind::Nmm { depth, width, path } => {
                 let ranker: SharedEvaluator<G> = load(path)?.network;
@@ -510,6 +551,19 @@ impl AgentSpec {
             }
         };
         Ok(Some(SearchAgent { move_time, ..agent }))
+    }
+
+    /// The selective search of the champion file at `path`, if the spec asks for one: its
+    /// calibration, read from beside it, at the spec's confidence.
+    fn probcut(&self, path: &Path) -> Result<Option<Arc<ProbCut>>, SpecError> {
+        let Some(confidence) = self.selectivity else {
+            return Ok(None);
+        };
+        let calibration = Calibration::load_for(path).map_err(|source| SpecError::Calibration {
+            spec: self.text.clone(),
+            source,
+        })?;
+        Ok(Some(Arc::new(ProbCut::new(&calibration, confidence))))
     }
 
     /// Loads the champion file at `path` (named by this spec) to play game `G`.

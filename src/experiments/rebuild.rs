@@ -13,9 +13,9 @@ use crate::eval::NamedEvaluators;
 use crate::evolve::Evolution;
 use crate::evolve::checkpoint::RunDir;
 use crate::evolve::config::EvolveConfig;
-use crate::experiments::recorded::sha256_hex;
 use crate::experiments::runner::{ExperimentObserver, RunLabel, RunMeasures, RunObserver};
 use crate::experiments::{ExperimentError, read_kept, write_file};
+use crate::persist::sha256_hex;
 use crate::persist::{MAX_FILE_BYTES, read_limited};
 
 /// How many runs deep a chain of `start_from` champions is rebuilt (a run whose start

@@ -12,11 +12,11 @@ use crate::evolve::checkpoint::RunDir;
 use crate::experiments::fits::finish_fit;
 use crate::experiments::plan::{Plan, RunSettings};
 use crate::experiments::rebuild::{Scratch, replay};
-use crate::experiments::recorded::sha256_hex;
 use crate::experiments::runner::{
     ExperimentDir, ExperimentObserver, RunLabel, RunMeasures, carried_on, check_settings,
 };
 use crate::experiments::{ExperimentError, read_kept};
+use crate::persist::sha256_hex;
 
 /// One run played again: the hash its evaluation records and the one its champion has now.
 #[derive(Clone, Debug, PartialEq)]

@@ -74,6 +74,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn position_key(&self) -> Option<u64> {
         None
     }
+
+    /// How far the game has come, in the unit by which selective search calibrates its
+    /// cuts ([`crate::search::probcut`]): the deep and shallow values of a search are
+    /// related differently in the opening and near the end. Othello says its empty squares;
+    /// a game that keeps the default is one stage throughout.
+    fn stage(&self) -> u32 {
+        0
+    }
 }
 
 /// Mixes `words` into one well-spread 64-bit key for [`Game::position_key`]: every bit of

@@ -8,11 +8,12 @@
 //! `container.rs` encodes and checks that layout, `files.rs` saves and reads it on disk,
 //! and `message.rs` passes bare payloads between the processes of an MPI job; `atomic.rs`,
 //! `bounded.rs` and `lines.rs` are how any file is written and read safely, and `lock.rs`
-//! keeps two processes from writing one directory.
+//! keeps two processes from writing one directory; `digest.rs` names a file's bytes.
 
 mod atomic;
 mod bounded;
 mod container;
+mod digest;
 mod error;
 mod files;
 mod lines;
@@ -22,6 +23,7 @@ mod message;
 pub use atomic::{remove_stale_temp_files, write_atomic};
 pub use bounded::{open_regular, read_limited};
 pub use container::{decode, decode_payload, encode, open};
+pub use digest::sha256_hex;
 pub use error::PersistError;
 pub use files::{load, read, save};
 pub use lines::{LineRead, MAX_LINE_BYTES, read_text_line};

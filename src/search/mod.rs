@@ -16,6 +16,7 @@ pub mod endgame;
 pub(crate) mod memory;
 mod negamax;
 mod ordering;
+pub mod probcut;
 pub mod solve;
 mod table;
 

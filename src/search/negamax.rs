@@ -7,6 +7,7 @@ use crate::eval::{Evaluator, HEURISTIC_BOUND};
 use crate::games::{Game, MoveList, Player};
 
 use super::ordering::order_by_static_value;
+use super::probcut::{Cut, ProbCut};
 use super::table::{Bound, Table};
 use super::{as_seen, leaf_value, maximin, part_values, terminal_value};
 
@@ -61,18 +62,21 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
     depth: u32,
     evaluator: &E,
 ) -> SearchResult<G::Move> {
-    search_pruned(game, depth, evaluator, None)
+    search_pruned(game, depth, evaluator, None, None)
 }
 
-/// [`search`], searching at each node only the moves `pruning` keeps (all when `None`).
+/// [`search`], searching at each node only the moves `pruning` keeps (all when `None`),
+/// and cutting nodes by Multi-ProbCut where `probcut` is given (selective search).
 /// Simultaneous decisions are always searched in full: their maximin needs every answer.
 pub fn search_pruned<G: Game, E: Evaluator<G> + ?Sized>(
     game: &G,
     depth: u32,
     evaluator: &E,
     pruning: Option<Pruning<'_, G>>,
+    probcut: Option<&ProbCut>,
 ) -> SearchResult<G::Move> {
     let mut searcher = AlphaBeta::new(evaluator, pruning, game, depth, None);
+    searcher.probcut = probcut;
     searcher.nodes = 1;
     if searcher.table.is_some() && depth >= DEEPENING_MIN_DEPTH {
         // Shallower searches first fill the table with best moves; the root keeps its
@@ -109,11 +113,13 @@ pub fn search_within<G: Game, E: Evaluator<G> + ?Sized>(
     max_depth: u32,
     evaluator: &E,
     pruning: Option<Pruning<'_, G>>,
+    probcut: Option<&ProbCut>,
     limits: Limits<'_>,
 ) -> (SearchResult<G::Move>, u32) {
     // Depth 1 is searched without limits, so that there is always a move; the deeper
     // iterations share the table, which hands each the best moves of the one before.
     let mut searcher = AlphaBeta::new(evaluator, pruning, game, max_depth, None);
+    searcher.probcut = probcut;
     searcher.nodes = 1;
     let mut done = (root_search(&mut searcher, game, 1, None), 1);
     searcher.limits = Some(limits);
@@ -198,6 +204,8 @@ struct AlphaBeta<'e, G, E: ?Sized> {
     /// The thread's transposition table, if the game has position keys and the search is
     /// deep enough to use it.
     table: Option<Table>,
+    /// Multi-ProbCut's calibrated cuts, in a selective search.
+    probcut: Option<&'e ProbCut>,
 }
 
 impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
@@ -219,6 +227,7 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
             next_check: 0,
             stopped: false,
             table: uses_table.then(Table::take),
+            probcut: None,
         }
     }
 
@@ -383,6 +392,23 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
         }
     }
 
+    /// Multi-ProbCut's test of a node: `beta` if a null-window search `cut.shallow` deep
+    /// says the deep value reaches it at the calibrated confidence, `alpha` if it says the
+    /// deep value stays at or below it, `None` if the node must be searched.
+    fn probcut_value(&mut self, game: &G, cut: &Cut, alpha: f32, beta: f32) -> Option<f32> {
+        if let Some(bound) = cut.high_bound(beta)
+            && self.value(game, cut.shallow, bound.next_down(), bound) >= bound
+        {
+            return Some(beta);
+        }
+        if let Some(bound) = cut.low_bound(alpha)
+            && self.value(game, cut.shallow, bound, bound.next_up()) <= bound
+        {
+            return Some(alpha);
+        }
+        None
+    }
+
     /// Fail-soft alpha-beta value of `game` for its side to move.
     fn value(&mut self, game: &G, depth: u32, mut alpha: f32, beta: f32) -> f32 {
         self.nodes += 1;
@@ -395,6 +421,13 @@ impl<'e, G: Game, E: Evaluator<G> + ?Sized> AlphaBeta<'e, G, E> {
         let key = self.key(game, depth);
         let found = key.and_then(|key| self.table.as_ref()?.probe(key));
         if let Some(value) = found.and_then(|found| found.cutoff(depth, alpha, beta)) {
+            return value;
+        }
+        if let Some(cut) = self
+            .probcut
+            .and_then(|probcut| probcut.cut(game.stage(), depth))
+            && let Some(value) = self.probcut_value(game, cut, alpha, beta)
+        {
             return value;
         }
         let mut moves = MoveList::new();

@@ -73,4 +73,10 @@ impl Game for Othello {
             self.to_move.index() as u64,
         ]))
     }
+
+    /// The empty squares: what a search has left to look at.
+    #[inline]
+    fn stage(&self) -> u32 {
+        self.empties().count_ones()
+    }
 }
