@@ -51,7 +51,6 @@ pub fn run(args: &CalibrateArgs) -> CliResult {
         .out
         .clone()
         .unwrap_or_else(|| calibration_path(&args.champion));
-    crate::common::check_output_path(&out, "the calibration")?;
     with_game!(args.game, |start| calibrate_game(start, args, &out))
 }
 
@@ -61,6 +60,7 @@ fn calibrate_game<G: NamedEvaluators>(
     out: &std::path::Path,
 ) -> CliResult {
     let champion = Champion::load_for(&args.champion, &start)?;
+    crate::common::check_output_path(out, "the calibration")?;
     let sha = sha256_hex(&read_limited(&args.champion, MAX_FILE_BYTES)?);
     let evaluator = champion.evaluator(&start);
     let (positions, games) =
