@@ -107,6 +107,30 @@ fn a_gtp_engine_plays_the_games_its_search_plays_in_process() {
     plays_the_games_its_search_plays_in_process("gtp");
 }
 
+/// A GTP engine that refuses to be told of passes (as GRhino's `gtp-rhino` does) is told
+/// the game without them, and plays it as it would have with them: every move names its
+/// colour. Here evoboard's own engine, behind a filter that garbles every pass.
+#[test]
+fn a_gtp_engine_that_refuses_passes_plays_on() {
+    let engine = build(&format!(
+        "gtp:sh -c 'sed -u \"s/ pass$/ garbled/\" | {} gtp --player heuristic:3'",
+        env!("CARGO_BIN_EXE_evoboard")
+    ));
+    let same_search = build("heuristic:3~600");
+    let opponent = build("random");
+    let external = series(engine.as_ref(), opponent.as_ref());
+    let internal = series(same_search.as_ref(), opponent.as_ref());
+    let passes = external
+        .iter()
+        .filter(|record| record.moves.contains(&evoboard::games::othello::Move::PASS))
+        .count();
+    assert!(passes > 0, "no game had a pass to refuse");
+    for (k, (record, expected)) in external.iter().zip(&internal).enumerate() {
+        assert!(record.forfeit.is_none(), "game {k}: {:?}", record.forfeit);
+        assert_eq!(record.move_text(), expected.move_text(), "game {k}");
+    }
+}
+
 /// `evoboard gtp` answers a controller's session: ids repeated, comments and blank lines
 /// skipped, other board sizes, moves out of turn and illegal moves refused, nothing after
 /// `quit`.

@@ -10,7 +10,8 @@
 //!   the engine gets `boardsize 8` and `time_settings 0 SECONDS 1` when it starts.
 //!
 //! Moves are written as evoboard writes them (`d3`, `pass`: row 1 at the top), and a
-//! forced pass is played without asking.
+//! forced pass is played without asking (a GTP engine that refuses to be told of one is
+//! told the rest of the game all the same: each move names its colour).
 //!
 //! Games run in parallel and share the agent, so it keeps a pool of engine processes: a
 //! move takes an idle one or starts one, and gives it back afterwards. At most one process
@@ -170,7 +171,13 @@ impl EngineAgent {
                 let mut position = Othello::start();
                 for &mv in opening.iter().chain(history.moves) {
                     let colour = gtp_colour(position.to_move());
-                    process.gtp(&format!("play {colour} {mv}"), &wait)??;
+                    let played = process.gtp(&format!("play {colour} {mv}"), &wait)?;
+                    // Every GTP move names its colour, so a pass changes nothing the engine
+                    // is told later: one that refuses passes (GRhino's `gtp-rhino` passes
+                    // for itself) is given the game without them.
+                    if mv != Move::PASS {
+                        played?;
+                    }
                     position.play_unchecked(mv);
                 }
                 debug_assert_eq!(position, *game, "the history leads to the position");
