@@ -191,7 +191,9 @@ impl Calibration {
                 ))
             } else if !(fit.slope.is_finite() && fit.slope > 0.0 && fit.slope < 1e3) {
                 Some(format!("slope {} is not in (0, 1000)", fit.slope))
-            } else if !(fit.intercept.abs() < f64::from(HEURISTIC_BOUND)) {
+            } else if !fit.intercept.is_finite()
+                || fit.intercept.abs() >= f64::from(HEURISTIC_BOUND)
+            {
                 Some(format!("intercept {} is out of range", fit.intercept))
             } else if !(fit.sigma > 0.0 && fit.sigma < f64::from(HEURISTIC_BOUND)) {
                 Some(format!("sigma {} is not positive and in range", fit.sigma))
