@@ -66,13 +66,15 @@ pub struct BenchArgs {
 }
 
 pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult {
-    if args.endgame.is_some() || args.selective.is_some() {
-        return Err(BadInput(
-            "bench --endgame and --selective measure evoboard's Othello engine: they take \
-             --game othello"
-                .into(),
-        )
-        .into());
+    let othello_only = if args.endgame.is_some() {
+        Some("bench --endgame measures evoboard's Othello solver")
+    } else if args.selective.is_some() {
+        Some("bench --selective measures evoboard's Othello engine")
+    } else {
+        None
+    };
+    if let Some(what) = othello_only {
+        return Err(BadInput(format!("{what}: it takes --game othello")).into());
     }
     let clock = Instant::now();
     let leaves = start.perft_fast(args.perft_depth);

@@ -75,8 +75,8 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         None
     }
 
-    /// How far the game has come, in the unit by which selective search calibrates its
-    /// cuts ([`crate::search::probcut`]): the deep and shallow values of a search are
+    /// How far the game has come, in the unit by which selective search (Multi-ProbCut)
+    /// calibrates its cuts: the deep and shallow values of a search are
     /// related differently in the opening and near the end. Othello says its empty squares;
     /// a game that keeps the default is one stage throughout.
     fn stage(&self) -> u32 {
