@@ -233,6 +233,12 @@ fn a_calibrated_champion_searches_selectively_and_a_bad_calibration_is_refused()
         error.contains("is not a selective search's calibration"),
         "{error}"
     );
+    // A link in the calibration's place is not followed, wherever it leads.
+    let linked = calibrated_champion("linked", vec![]);
+    std::fs::remove_file(calibration_path(&linked)).unwrap();
+    std::os::unix::fs::symlink(calibration_path(&champion), calibration_path(&linked)).unwrap();
+    let error = spec_error(&format!("champion:{}%95", linked.display()));
+    assert!(error.contains("a symbolic link"), "{error}");
     let twice = calibrated_champion("twice", vec![a_fit(), a_fit()]);
     let error = spec_error(&format!("champion:{}%95", twice.display()));
     assert!(error.contains("given twice"), "{error}");

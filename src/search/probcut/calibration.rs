@@ -123,6 +123,14 @@ impl Calibration {
                 reason: error.to_string(),
             })
         };
+        // Beside the champion means in its directory: a link could lead anywhere (the web
+        // page lets people name champions inside its runs directory only).
+        if std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink()) {
+            return Err(CalibrationError::Read {
+                path: shown,
+                reason: "a symbolic link, not a file beside the champion".to_string(),
+            });
+        }
         let bytes = read(&path, MAX_CALIBRATION_BYTES)?;
         let calibration: Calibration =
             serde_json::from_slice(&bytes).map_err(|error| CalibrationError::Malformed {
