@@ -273,9 +273,9 @@ const SEARCHED_EMPTIES: u32 = 20;
 /// positions measured are not those the lines were fitted on.
 const SELECTIVE_SEED: u64 = 2024;
 
-/// The depth a selective search reaches within `--move-time` against the same search at
-/// full width, position by position (each searched by both, one after the other, so a busy
-/// spell of the machine falls on both alike): the mean depth and nodes of each.
+/// The depth a selective search reaches within its spec's `~SECONDS` against the same
+/// search at full width, position by position (each searched by both, one after the other,
+/// so a busy spell of the machine falls on both alike): the mean depth and nodes of each.
 pub fn selective(args: &BenchArgs) -> CliResult {
     let text = args.selective.as_deref().unwrap_or_default();
     let spec: AgentSpec = text.parse()?;

@@ -3,11 +3,11 @@
 //! `champion:PATH[:DEPTH]`, `nmm:DEPTH:WIDTH:PATH`, `nboard:COMMAND`, `gtp:COMMAND`; a
 //! champion with an optional `%CONFIDENCE` suffix (selective search by Multi-ProbCut at
 //! that confidence in percent, from the calibration beside the champion file; see
-//! [`crate::search::probcut`]); each with an optional `~SECONDS` suffix (at most that long a move: iterative deepening up to
-//! DEPTH) or, for Othello's searching agents, `~SECONDS/game` (a game clock: SECONDS for
-//! the whole game, the endgame solvers once they can finish in time; see
-//! [`crate::arena::clocked`]), and an optional `@EPS` suffix (play a random move with
-//! probability EPS, e.g. `wpc:1@0.1`).
+//! [`crate::search::probcut`]); each with an optional `~SECONDS` suffix (at most that
+//! long a move: iterative deepening up to DEPTH) or, for Othello's searching agents,
+//! `~SECONDS/game` (a game clock: SECONDS for the whole game, the endgame solvers once they
+//! can finish in time; see [`crate::arena::clocked`]), and an optional `@EPS` suffix (play
+//! a random move with probability EPS, e.g. `wpc:1@0.1`).
 //!
 //! `nboard:COMMAND` and `gtp:COMMAND` are external Othello engines speaking the NBoard
 //! protocol or GTP ([`crate::arena::engine`]), e.g. `gtp:./my-engine --gtp~5`. COMMAND is
