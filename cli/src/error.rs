@@ -2,6 +2,8 @@
 //! here, as bad input (exit 2) or failure (exit 1).
 
 use evoboard::arena::accuracy::AccuracyError;
+use evoboard::arena::journal::JournalError;
+use evoboard::arena::tournament::KeptTournamentError;
 use evoboard::arena::{OpeningError, SpecError};
 use evoboard::eval::EvaluatorError;
 use evoboard::evolve::EvolveError;
@@ -118,5 +120,7 @@ blame_by_kind!(
     EndgameError,
     ExperimentError,
     DistillError,
-    CalibrationError
+    CalibrationError,
+    JournalError,
+    KeptTournamentError
 );

@@ -1,18 +1,25 @@
 //! `evoboard tournament`: a round robin with Gifford et al.'s (2008) statistics per agent and
 //! the pairwise results, as a table, JSON or CSV.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use indicatif::ProgressBar;
 
 use crate::common::{SeriesArgs, check_output_path, configure_threads, write_output};
-use crate::error::{BadInput, CliResult};
+use crate::error::{BadInput, CliError, CliResult};
+use crate::stop::stop_on_ctrl_c;
 use evoboard::arena::AgentSpec;
+use evoboard::arena::GameRecord;
+use evoboard::arena::journal::{JOURNAL_FORMAT, Journal, JournalHeader, KeptGames};
 use evoboard::arena::reports::tournament_report;
 use evoboard::arena::tables::{summary_columns, tournament_csv};
-use evoboard::arena::tournament::{AgentSummary, TournamentConfig, TournamentResult, round_robin};
+use evoboard::arena::tournament::{
+    AgentSummary, KeptTournamentError, TournamentConfig, TournamentResult, check_kept, round_robin,
+    round_robin_kept,
+};
 use evoboard::eval::NamedEvaluators;
+use evoboard::farm;
 use evoboard::statistics::{Ratings, rate};
 
 /// Round robin between agents, with Gifford et al.'s statistics and the pairwise matrix.
@@ -37,6 +44,12 @@ pub struct TournamentArgs {
     /// advantage), this agent at 0 (default: the first of --agents).
     #[arg(long, value_name = "ANCHOR", num_args = 0..=1, default_missing_value = "")]
     ratings: Option<String>,
+    /// Keep every finished game in FILE (one JSON line each) and, when FILE holds games of
+    /// this same tournament, play only the ones it lacks: a long tournament that is
+    /// stopped (Ctrl-C, a lost session) goes on with the same command and ends as it
+    /// would have unstopped.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
     /// Bootstrap resamples behind the ratings' 95% intervals.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=evoboard::statistics::MAX_BOOTSTRAP as i64))]
     bootstrap: u32,
@@ -79,7 +92,46 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
     };
     let pairs = agents.len() * (agents.len() - 1) / 2;
     let progress = ProgressBar::new(pairs as u64 * u64::from(args.series.games));
-    let result = round_robin(&start, &agents, config, &|| progress.inc(1))?;
+    let result = match &args.journal {
+        None => round_robin(&start, &agents, config, &|| progress.inc(1))?,
+        Some(path) => {
+            let header = JournalHeader {
+                format: JOURNAL_FORMAT,
+                game: start.name().to_string(),
+                agents: args.agents.clone(),
+                games_per_pair: config.games_per_pair,
+                opening_plies: config.opening_plies,
+                seed: config.seed,
+            };
+            let (mut journal, kept) = open_journal(path, &header)?;
+            check_kept(&start, &agents, config, &kept)?;
+            if !kept.is_empty() {
+                eprintln!("{}: {} games kept, going on", path.display(), kept.len());
+                progress.inc(kept.len() as u64);
+            }
+            stop_on_ctrl_c()?;
+            let at_once = rayon::current_num_threads() * farm::process_count();
+            let played = round_robin_kept(
+                &start,
+                &agents,
+                config,
+                kept,
+                journal.as_mut(),
+                at_once,
+                &|| progress.inc(1),
+            );
+            match played {
+                Err(KeptTournamentError::Stopped { kept }) => {
+                    progress.finish_and_clear();
+                    return Err(CliError::Interrupted(format!(
+                        "interrupted with {kept} games kept in {}: run the same command to go on",
+                        path.display()
+                    )));
+                }
+                played => played?,
+            }
+        }
+    };
     progress.finish_and_clear();
     if let Some(warning) = result.forfeits.warning() {
         eprintln!("warning: {warning}");
@@ -107,6 +159,32 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// The journal at `path` and the games it kept, opened by the process that writes (the
+/// leader of an MPI job), which passes the games to the others.
+fn open_journal<G: NamedEvaluators>(
+    path: &Path,
+    header: &JournalHeader,
+) -> CliResult<(Option<Journal>, KeptGames<G>)> {
+    type Shared<G> = Result<Vec<(([usize; 2], usize), GameRecord<G>)>, String>;
+    if !farm::is_leader() {
+        let shared: Shared<G> = farm::receive();
+        return Ok((None, shared.map_err(BadInput)?.into_iter().collect()));
+    }
+    let opened = Journal::open::<G>(path, header);
+    if farm::process_count() > 1 {
+        let shared: Shared<G> = match &opened {
+            Ok((_, kept)) => Ok(kept
+                .iter()
+                .map(|(key, record)| (*key, record.clone()))
+                .collect()),
+            Err(error) => Err(error.to_string()),
+        };
+        farm::publish(&shared);
+    }
+    let (journal, kept) = opened?;
+    Ok((Some(journal), kept))
 }
 
 fn print_ratings(ratings: &Ratings) {

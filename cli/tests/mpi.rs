@@ -216,6 +216,45 @@ fn benchmark_panel_and_tournament_over_three_processes_equal_one_process() {
         .collect();
     assert!(tables[0].starts_with(b"agent,games,wins"));
     assert_eq!(tables[0], tables[1]);
+    // A journal cut after three games goes on over three processes to the same table,
+    // the leader writing the games the others play.
+    let journal = dir.join("games.jsonl");
+    let csv = dir.join("resumed.csv");
+    let journaled = |processes: usize| {
+        succeeded(
+            mpirun(
+                processes,
+                &[
+                    "tournament",
+                    "--game",
+                    "othello",
+                    "--agents",
+                    "heuristic:1,random,first",
+                    "--games",
+                    "4",
+                    "--csv",
+                    csv.to_str().unwrap(),
+                    "--journal",
+                    journal.to_str().unwrap(),
+                ],
+            ),
+            "journaled tournament",
+        )
+    };
+    journaled(1);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let cut: String = text
+        .lines()
+        .take(4)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    std::fs::write(&journal, cut).unwrap();
+    journaled(3);
+    assert_eq!(std::fs::read(&csv).unwrap(), tables[0]);
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        1 + 3 * 4
+    );
 }
 
 #[test]

@@ -35,6 +35,51 @@ impl<G: Game> GameRecord<G> {
     }
 }
 
+impl<G: Describe> GameRecord<G> {
+    /// Whether what the record says of its end is what its moves lead to: the outcome and
+    /// score of the last position (or, for a forfeit, the forfeiting side's loss with the
+    /// board as it stood), the captures and extra turns, and think times that are times.
+    /// For records read back from a file, whose moves were replayed one by one.
+    pub fn check_ending(&self) -> Result<(), String> {
+        let mut game = self.start.clone();
+        let (mut captures, mut extra_turns) = ([0, 0], [0, 0]);
+        for &mv in &self.moves {
+            play_counted(&mut game, mv, &mut captures, &mut extra_turns);
+        }
+        let outcome = match &self.forfeit {
+            Some((side, _)) => Outcome::Win(side.opponent()),
+            None => game
+                .outcome()
+                .ok_or("the game is not over where its moves end")?,
+        };
+        if self.outcome != outcome {
+            return Err(format!(
+                "its outcome is {:?}, its moves give {outcome:?}",
+                self.outcome
+            ));
+        }
+        if self.score != game.score() {
+            return Err(format!(
+                "its score is {:?}, its moves give {:?}",
+                self.score,
+                game.score()
+            ));
+        }
+        if (self.captures, self.extra_turns) != (captures, extra_turns) {
+            return Err("its captures or extra turns are not its moves'".into());
+        }
+        let times = self.think_seconds.iter().flatten();
+        if times.clone().count() > 2 * self.moves.len() + 2
+            || times.clone().any(|&t| !t.is_finite() || t < 0.0)
+        {
+            return Err(
+                "its think times are not one per move, each finite and not negative".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
 impl<G: Notation> GameRecord<G> {
     /// The move list in the game's notation, comma-separated (what `show --moves` reads).
     pub fn move_text(&self) -> String {
@@ -130,8 +175,6 @@ pub fn play_game<G: Describe>(
     let (mut captures, mut extra_turns) = ([0, 0], [0, 0]);
     let mut forfeit = None;
     while game.count_moves() > 0 {
-        let side = game.to_move();
-        let joint = is_joint(&game);
         let history = History {
             start,
             moves: &moves,
@@ -156,14 +199,8 @@ pub fn play_game<G: Describe>(
             }
         };
         debug_assert!(game.is_legal(mv), "agent chose an illegal move");
-        game.play_unchecked(mv);
+        play_counted(&mut game, mv, &mut captures, &mut extra_turns);
         moves.push(mv);
-        if !joint {
-            // A joint move's effects belong to both hands: not counted for either side.
-            let facts = game.last_move();
-            captures[side.index()] += u32::from(facts.captured);
-            extra_turns[side.index()] += u32::from(facts.extra_turn);
-        }
     }
     let outcome = match &forfeit {
         Some((side, _)) => Outcome::Win(side.opponent()),
@@ -178,6 +215,24 @@ pub fn play_game<G: Describe>(
         captures,
         extra_turns,
         forfeit,
+    }
+}
+
+/// Plays `mv` on `game`, counting a capture or an extra turn for the side that moved (a
+/// joint move's effects belong to both hands: counted for neither).
+fn play_counted<G: Describe>(
+    game: &mut G,
+    mv: G::Move,
+    captures: &mut [u32; 2],
+    extra_turns: &mut [u32; 2],
+) {
+    let side = game.to_move();
+    let joint = is_joint(game);
+    game.play_unchecked(mv);
+    if !joint {
+        let facts = game.last_move();
+        captures[side.index()] += u32::from(facts.captured);
+        extra_turns[side.index()] += u32::from(facts.extra_turn);
     }
 }
 

@@ -57,15 +57,27 @@ pub fn play_series<G: Describe>(
 /// from opening `k / 2`), in parallel; game `k` is the same whichever range it is played
 /// in, so a series may be played in parts (a sequential test stops between them).
 pub fn play_games<G: Describe>(
-    [player, opponent]: [&dyn Agent<G>; 2],
+    agents: [&dyn Agent<G>; 2],
     openings: &[G],
     seed: u64,
     games: std::ops::Range<usize>,
     on_game_done: &(dyn Fn() + Sync),
 ) -> Vec<GameRecord<G>> {
-    let first = games.start;
-    map_jobs(games.len(), |offset| {
-        let k = first + offset;
+    let listed: Vec<usize> = games.collect();
+    play_listed_games(agents, openings, seed, &listed, on_game_done)
+}
+
+/// The games numbered `games` of a series, as [`play_games`] plays them (a resumed
+/// tournament plays the ones its journal lacks).
+pub fn play_listed_games<G: Describe>(
+    [player, opponent]: [&dyn Agent<G>; 2],
+    openings: &[G],
+    seed: u64,
+    games: &[usize],
+    on_game_done: &(dyn Fn() + Sync),
+) -> Vec<GameRecord<G>> {
+    map_jobs(games.len(), |index| {
+        let k = games[index];
         let mut rng = rng_for(seed, &[GAME_STREAM, k as u64]);
         let agents = match player_side(k) {
             Player::First => [player, opponent],

@@ -6,8 +6,9 @@ use serde::Serialize;
 
 use crate::arena::agent::Agent;
 use crate::arena::game_record::{GameRecord, player_side};
-use crate::arena::openings::OpeningError;
-use crate::arena::series::{SeriesConfig, play_series};
+use crate::arena::journal::{Journal, JournalError, KeptGames};
+use crate::arena::openings::{OpeningError, random_openings};
+use crate::arena::series::{SeriesConfig, play_listed_games, play_series};
 use crate::arena::stats::{Forfeits, MoveTimes, WinRecord};
 use crate::games::{Describe, Game, Player};
 use crate::rng::derive_seed;
@@ -194,11 +195,13 @@ pub fn round_robin<G: Describe>(
     config: TournamentConfig,
     on_game_done: &(dyn Fn() + Sync),
 ) -> Result<TournamentResult, OpeningError> {
-    let n = agents.len();
-    let pairs: Vec<(usize, usize)> = (0..n)
-        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-        .collect();
-    play_pairs(start, agents, &pairs, config, on_game_done)
+    play_pairs(
+        start,
+        agents,
+        &all_pairs(agents.len()),
+        config,
+        on_game_done,
+    )
 }
 
 /// The pairs `(i, j)` of `agents` (i < j) play `games_per_pair` games each, seeded as in
@@ -210,42 +213,193 @@ pub fn play_pairs<G: Describe>(
     config: TournamentConfig,
     on_game_done: &(dyn Fn() + Sync),
 ) -> Result<TournamentResult, OpeningError> {
-    let n = agents.len();
-    let mut tallies: Vec<Tally> = (0..n)
-        .map(|_| Tally {
-            timed_moves: config.timed_moves,
-            ..Tally::default()
-        })
-        .collect();
-    let mut matrix: Vec<Vec<Option<WinRecord>>> = vec![vec![None; n]; n];
-    let mut pair_games = Vec::new();
-    let mut forfeits = Forfeits::default();
+    let mut standings = Standings::new(agents.len(), config);
     for &(i, j) in pairs {
-        let series = SeriesConfig {
-            games: config.games_per_pair,
-            opening_plies: config.opening_plies,
-            seed: derive_seed(config.seed, &[i as u64, j as u64]),
-        };
         let records = play_series(
             start,
             agents[i].1.as_ref(),
             agents[j].1.as_ref(),
-            series,
+            pair_series(config, i, j),
             on_game_done,
         )?;
-        forfeits.add(&records, &format!("{} vs {}", agents[i].0, agents[j].0));
+        standings.add_pair(agents, [i, j], &records);
+    }
+    Ok(standings.finish(agents))
+}
+
+/// Why a kept tournament could not be played to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum KeptTournamentError {
+    #[error(transparent)]
+    Openings(#[from] OpeningError),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error("the journal keeps game {game} of {pair}, which did not start from its opening")]
+    ForeignGame { pair: String, game: usize },
+    #[error("stopped on request with {kept} games kept: run the same command to go on")]
+    Stopped { kept: usize },
+}
+
+impl KeptTournamentError {
+    /// Whether the user gave something wrong (a journal, settings), rather than the
+    /// machine failing or a stop being asked for.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            KeptTournamentError::Openings(_) | KeptTournamentError::ForeignGame { .. } => true,
+            KeptTournamentError::Journal(error) => error.is_bad_input(),
+            KeptTournamentError::Stopped { .. } => false,
+        }
+    }
+}
+
+/// A round robin as [`round_robin`] plays it, keeping each finished game in `journal` (on
+/// the process that writes; `None` on the others of an MPI job) and playing only the games
+/// `kept` lacks, so that a stopped tournament goes on where it stopped and ends with the
+/// result it would have had unstopped. Games are played in rounds of `at_once` (the
+/// threads and processes at work), each kept as it ends; a stop asked for through
+/// [`crate::interrupt`] ends the tournament between rounds.
+pub fn round_robin_kept<G: Describe>(
+    start: &G,
+    agents: &[(String, Box<dyn Agent<G>>)],
+    config: TournamentConfig,
+    mut kept: KeptGames<G>,
+    mut journal: Option<&mut Journal>,
+    at_once: usize,
+    on_game_done: &(dyn Fn() + Sync),
+) -> Result<TournamentResult, KeptTournamentError> {
+    check_kept(start, agents, config, &kept)?;
+    let mut standings = Standings::new(agents.len(), config);
+    let mut kept_now = kept.len();
+    for (i, j) in all_pairs(agents.len()) {
+        let series = pair_series(config, i, j);
+        let openings = pair_openings(start, series)?;
+        let mut records: Vec<Option<GameRecord<G>>> = (0..series.games)
+            .map(|k| kept.remove(&([i, j], k)))
+            .collect();
+        let missing: Vec<usize> = (0..series.games)
+            .filter(|&k| records[k].is_none())
+            .collect();
+        for round in missing.chunks(at_once.max(1)) {
+            if crate::interrupt::requested() {
+                return Err(KeptTournamentError::Stopped { kept: kept_now });
+            }
+            let played = play_listed_games(
+                [agents[i].1.as_ref(), agents[j].1.as_ref()],
+                &openings,
+                series.seed,
+                round,
+                on_game_done,
+            );
+            if let Some(journal) = journal.as_deref_mut() {
+                journal.keep([i, j], round.iter().copied().zip(&played))?;
+            }
+            kept_now += played.len();
+            for (&k, record) in round.iter().zip(played) {
+                records[k] = Some(record);
+            }
+        }
+        let records: Vec<GameRecord<G>> = records.into_iter().flatten().collect();
+        standings.add_pair(agents, [i, j], &records);
+    }
+    Ok(standings.finish(agents))
+}
+
+/// Whether every game in `kept` started from the opening its pair and number give it
+/// (a game moved in a journal to another place would count for the wrong opening).
+pub fn check_kept<G: Describe>(
+    start: &G,
+    agents: &[(String, Box<dyn Agent<G>>)],
+    config: TournamentConfig,
+    kept: &KeptGames<G>,
+) -> Result<(), KeptTournamentError> {
+    for (i, j) in all_pairs(agents.len()) {
+        let series = pair_series(config, i, j);
+        let openings = pair_openings(start, series)?;
+        for k in 0..series.games {
+            if let Some(record) = kept.get(&([i, j], k))
+                && record.start.to_position_string() != openings[k / 2].to_position_string()
+            {
+                return Err(KeptTournamentError::ForeignGame {
+                    pair: format!("{} vs {}", agents[i].0, agents[j].0),
+                    game: k,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The openings of a pair's series.
+fn pair_openings<G: Describe>(start: &G, series: SeriesConfig) -> Result<Vec<G>, OpeningError> {
+    random_openings(
+        start,
+        series.games.div_ceil(2),
+        series.opening_plies,
+        series.seed,
+    )
+}
+
+/// Every pair `(i, j)` of `n` agents, i < j, in the order a round robin plays them.
+fn all_pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect()
+}
+
+/// The series agents `i` and `j` play: its openings and games seeded by (seed, pair).
+fn pair_series(config: TournamentConfig, i: usize, j: usize) -> SeriesConfig {
+    SeriesConfig {
+        games: config.games_per_pair,
+        opening_plies: config.opening_plies,
+        seed: derive_seed(config.seed, &[i as u64, j as u64]),
+    }
+}
+
+/// The standings of a tournament as its pairs' series come in.
+struct Standings {
+    tallies: Vec<Tally>,
+    matrix: Vec<Vec<Option<WinRecord>>>,
+    pair_games: Vec<PairGames>,
+    forfeits: Forfeits,
+}
+
+impl Standings {
+    fn new(n: usize, config: TournamentConfig) -> Self {
+        Standings {
+            tallies: (0..n)
+                .map(|_| Tally {
+                    timed_moves: config.timed_moves,
+                    ..Tally::default()
+                })
+                .collect(),
+            matrix: vec![vec![None; n]; n],
+            pair_games: Vec::new(),
+            forfeits: Forfeits::default(),
+        }
+    }
+
+    /// Counts the series `records` of `agents[i]` against `agents[j]` (game k: `i` on
+    /// [`player_side`]`(k)`).
+    fn add_pair<G: Game>(
+        &mut self,
+        agents: &[(String, Box<dyn Agent<G>>)],
+        [i, j]: [usize; 2],
+        records: &[GameRecord<G>],
+    ) {
+        self.forfeits
+            .add(records, &format!("{} vs {}", agents[i].0, agents[j].0));
         let mut pair = [[0usize; 3]; 2]; // per side of the pair: wins, draws, losses
         for (k, record) in records.iter().enumerate() {
             let mut seated = [i, j];
             if player_side(k) != Player::First {
                 seated.swap(0, 1);
             }
-            count_for_ratings(&mut pair_games, record, seated);
+            count_for_ratings(&mut self.pair_games, record, seated);
             for (slot, (who, seat)) in [(i, player_side(k)), (j, player_side(k).opponent())]
                 .into_iter()
                 .enumerate()
             {
-                let column = match tallies[who].add(record, seat) {
+                let column = match self.tallies[who].add(record, seat) {
                     1 => 0,
                     0 => 1,
                     _ => 2,
@@ -253,19 +407,23 @@ pub fn play_pairs<G: Describe>(
                 pair[slot][column] += 1;
             }
         }
-        matrix[i][j] = Some(WinRecord::new(pair[0][0], pair[0][1], pair[0][2]));
-        matrix[j][i] = Some(WinRecord::new(pair[1][0], pair[1][1], pair[1][2]));
+        self.matrix[i][j] = Some(WinRecord::new(pair[0][0], pair[0][1], pair[0][2]));
+        self.matrix[j][i] = Some(WinRecord::new(pair[1][0], pair[1][1], pair[1][2]));
     }
-    Ok(TournamentResult {
-        agents: tallies
-            .iter()
-            .zip(agents)
-            .map(|(tally, (name, _))| tally.summary(name.clone()))
-            .collect(),
-        matrix,
-        pair_games,
-        forfeits,
-    })
+
+    fn finish<G: Game>(self, agents: &[(String, Box<dyn Agent<G>>)]) -> TournamentResult {
+        TournamentResult {
+            agents: self
+                .tallies
+                .iter()
+                .zip(agents)
+                .map(|(tally, (name, _))| tally.summary(name.clone()))
+                .collect(),
+            matrix: self.matrix,
+            pair_games: self.pair_games,
+            forfeits: self.forfeits,
+        }
+    }
 }
 
 /// The statistics of the first agent of a series played by [`play_series`].
