@@ -11,7 +11,9 @@ use clap::{Arg, CommandFactory, Parser, Subcommand};
 use crate::error::CliResult;
 use crate::launch::check_spreads;
 use crate::setting_flags::document_defaults;
-use crate::{bench, benchmark, evolve, panel, perft, play, plot, ratings, show, tournament};
+use crate::{
+    bench, benchmark, evolve, panel, perft, play, plot, profile, ratings, show, tournament,
+};
 use evoboard::eval::NamedEvaluators;
 use evoboard::evolve::config::{EvolveConfig, Preset};
 use evoboard::games::Perft;
@@ -19,7 +21,7 @@ use evoboard::games::Perft;
 /// Runs `evoboard`'s commands for one game, over the process's arguments:
 ///
 /// ```text
-/// PROGRAM evolve|benchmark|play|plot|tournament|panel|ratings|show|perft|bench [FLAGS]
+/// PROGRAM evolve|benchmark|play|plot|tournament|panel|profile|ratings|show|perft|bench [FLAGS]
 /// ```
 ///
 /// with the flags of the `evoboard` command of that name, less `--game` (refused, as is
@@ -87,6 +89,7 @@ enum GameCommand {
     Plot(plot::PlotArgs),
     Tournament(tournament::TournamentArgs),
     Panel(panel::PanelArgs),
+    Profile(profile::ProfileArgs),
     Ratings(ratings::RatingsArgs),
     Show(show::ShowArgs),
     Perft(perft::PerftArgs),
@@ -112,6 +115,7 @@ fn run<G: NamedEvaluators + Perft>(start: G, cli: GameCli) -> CliResult {
         GameCommand::Plot(args) => plot::run(&args),
         GameCommand::Tournament(args) => tournament::run(start, &args),
         GameCommand::Panel(args) => panel::run(start, &args),
+        GameCommand::Profile(args) => profile::run(start, &args),
         GameCommand::Ratings(args) => ratings::run(start, &args),
         GameCommand::Show(args) => show::run(start, &args),
         GameCommand::Perft(args) => perft::run(start, &args),

@@ -12,7 +12,7 @@ use crate::launch::check_spreads;
 use crate::setting_flags::document_defaults;
 use crate::{
     accuracy, bench, benchmark, calibrate, distill, evolve, experiment, gifford, glance, gtp,
-    nboard, panel, perft, plans, play, plot, prune, ratings, show, solve, tournament,
+    nboard, panel, perft, plans, play, plot, profile, prune, ratings, show, solve, tournament,
 };
 use evoboard::evolve::config::{EvolveConfig, Preset};
 
@@ -105,6 +105,13 @@ enum Command {
         #[command(flatten)]
         args: tournament::TournamentArgs,
     },
+    Profile {
+        /// Game to play.
+        #[arg(long, value_parser = game_parser())]
+        game: GameName,
+        #[command(flatten)]
+        args: profile::ProfileArgs,
+    },
     /// The Congkak report's question: does a network as forward pruning speed up minimax, at
     /// what cost?
     Prune(prune::PruneArgs),
@@ -165,6 +172,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Tournament { game, args } => {
             with_game!(game, |start| tournament::run(start, &args))
         }
+        Command::Profile { game, args } => with_game!(game, |start| profile::run(start, &args)),
         Command::Prune(args) => prune::run(&args),
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),

@@ -87,7 +87,7 @@ pub struct SeriesArgs {
 
 /// Parses `--games`: even (every opening with both colours, every agent first in half),
 /// from 2 to [`MAX_GAMES`].
-fn even_games(text: &str) -> Result<u32, String> {
+pub(crate) fn even_games(text: &str) -> Result<u32, String> {
     let games: u32 = text
         .parse()
         .map_err(|_| format!("'{text}' is not a number of games"))?;

@@ -3,6 +3,7 @@
 
 use evoboard::arena::accuracy::AccuracyError;
 use evoboard::arena::journal::JournalError;
+use evoboard::arena::profile::ProfileError;
 use evoboard::arena::tournament::KeptTournamentError;
 use evoboard::arena::{OpeningError, SpecError};
 use evoboard::eval::EvaluatorError;
@@ -122,5 +123,6 @@ blame_by_kind!(
     DistillError,
     CalibrationError,
     JournalError,
+    ProfileError,
     KeptTournamentError
 );

@@ -29,6 +29,7 @@ mod perft;
 mod plans;
 mod play;
 mod plot;
+mod profile;
 mod prune;
 mod ratings;
 #[cfg(feature = "serve")]

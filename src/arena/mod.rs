@@ -11,6 +11,7 @@ pub mod league;
 pub mod openings;
 pub mod panel;
 pub mod process_groups;
+pub mod profile;
 pub mod reports;
 pub mod series;
 pub mod spec;

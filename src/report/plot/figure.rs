@@ -18,7 +18,7 @@ pub struct Figure {
     /// The horizontal axis: generations (or a fit's epochs), or categories at 1, 2, … when
     /// `categories` is not empty (the axis then runs from 0 to one past the last).
     pub generations: Range<u32>,
-    /// What the horizontal axis counts when it holds no categories: `generation`, `epoch`.
+    /// What the horizontal axis counts or names: `generation`, `epoch`, `variant`.
     pub x_desc: &'static str,
     /// Names of the categories on the horizontal axis (e.g. an experiment's variants).
     pub categories: Vec<String>,

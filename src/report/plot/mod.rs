@@ -14,6 +14,7 @@
 
 mod draw;
 mod figure;
+mod profile;
 mod ratings;
 mod render;
 mod run;
@@ -24,6 +25,7 @@ pub use figure::{
     Figure, GatePosition, Mark, PALETTE, Shape, Stroke, YAxis, diversity_axis, figures,
     gate_position, padded_range, percent_range,
 };
+pub use profile::profile_figure;
 pub use ratings::{RatingRow, rating_figure, read_ratings};
 pub use run::{champion_notes, plot_run, run_notes};
 pub use stats::read_stats;

@@ -130,21 +130,17 @@ pub(super) fn render<DB: DrawingBackend>(
     if !categories.is_empty() {
         mesh.x_labels(categories.len() + 2);
     }
-    mesh.x_desc(if categories.is_empty() {
-        figure.x_desc
-    } else {
-        "variant"
-    })
-    .x_label_formatter(&x_label)
-    .y_desc(&figure.y_desc)
-    .y_labels(figure.y_axis.ticks())
-    .y_label_formatter(&y_label)
-    .label_style((FONT, 15))
-    .axis_desc_style((FONT, 17))
-    .bold_line_style(BLACK.mix(0.1))
-    .light_line_style(TRANSPARENT)
-    .draw()
-    .map_err(text)?;
+    mesh.x_desc(figure.x_desc)
+        .x_label_formatter(&x_label)
+        .y_desc(&figure.y_desc)
+        .y_labels(figure.y_axis.ticks())
+        .y_label_formatter(&y_label)
+        .label_style((FONT, 15))
+        .axis_desc_style((FONT, 17))
+        .bold_line_style(BLACK.mix(0.1))
+        .light_line_style(TRANSPARENT)
+        .draw()
+        .map_err(text)?;
     for mark in &figure.marks {
         draw_mark(&mut chart, &mark.shape).map_err(text)?;
     }
