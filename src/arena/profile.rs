@@ -8,7 +8,8 @@
 //! one and two plies deep, each also diluted with random moves, and `random`), rated once
 //! by a round robin among themselves (Bradley–Terry, the first member at 0) and cut into
 //! bins of equal size by rating. Each player then plays every member; a bin's point is its
-//! score over the bin's games with a 95% interval.
+//! score over the bin's games with a 95% Wilson interval (a draw as half a win), which
+//! stays sound where a strong player wins nearly every game.
 
 use serde::Serialize;
 
@@ -200,7 +201,7 @@ fn cut_into_bins(members: &mut [PoolMember], count: usize) -> Vec<Bin> {
 pub struct ProfilePoint {
     pub bin: usize,
     pub games: usize,
-    /// Wins plus half the draws, per game, and its 95% interval.
+    /// Wins plus half the draws, per game, and its 95% Wilson interval.
     pub score: f64,
     pub ci_low: f64,
     pub ci_high: f64,
@@ -262,7 +263,7 @@ pub fn profile<G: Describe>(
             .iter()
             .enumerate()
             .map(|(bin, record)| {
-                let (ci_low, ci_high) = record.score_interval();
+                let (ci_low, ci_high) = record.score_wilson_interval();
                 ProfilePoint {
                     bin,
                     games: record.games,

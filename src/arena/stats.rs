@@ -108,6 +108,14 @@ impl WinRecord {
         let half = Z95 * ((mean_square - mean * mean).max(0.0) / n).sqrt();
         ((mean - half).max(0.0), (mean + half).min(1.0))
     }
+
+    /// The 95% Wilson interval of [`WinRecord::score`], a draw counted as half a win:
+    /// sound where the score is near 0 or 1 (a player that won every game has an interval
+    /// below 1, where the normal approximation has none), and no narrower than the score's
+    /// own spread, since draws only lessen it. For scores near the ends, such as a profile's.
+    pub fn score_wilson_interval(&self) -> (f64, f64) {
+        wilson_around(self.score(), self.games)
+    }
 }
 
 /// The result of a series for the player (the first agent): its [`WinRecord`], the mean
@@ -260,8 +268,15 @@ pub fn wilson_interval(successes: usize, n: usize) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
+    wilson_around(successes as f64 / n as f64, n)
+}
+
+/// The 95% Wilson interval around the share `p` of `n` trials ((0, 1) when n = 0).
+fn wilson_around(p: f64, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
     let n = n as f64;
-    let p = successes as f64 / n;
     let z2 = Z95 * Z95;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
@@ -271,6 +286,18 @@ pub fn wilson_interval(successes: usize, n: usize) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::{OpeningWins, WinRecord};
+
+    #[test]
+    fn the_score_s_wilson_interval_is_the_win_rate_s_without_draws_and_stays_below_one() {
+        let record = WinRecord::new(37, 0, 3);
+        assert_eq!(record.score_wilson_interval(), (record.ci_low, record.ci_high));
+        let (low, high) = WinRecord::new(40, 0, 0).score_wilson_interval();
+        assert!((low - 0.9124).abs() < 1e-4 && high == 1.0, "{low} {high}");
+        // Two draws are one win's worth: the interval of 39 points out of 40.
+        let drawn = WinRecord::new(38, 2, 0).score_wilson_interval();
+        assert_eq!(drawn, WinRecord::new(39, 0, 1).score_wilson_interval());
+        assert_eq!(WinRecord::new(0, 0, 0).score_wilson_interval(), (0.0, 1.0));
+    }
 
     #[test]
     fn the_score_counts_a_draw_as_half_a_win_with_a_normal_interval() {
