@@ -126,8 +126,116 @@ impl Champion {
         check_weights(&self.genes)
     }
 
+    /// The champion whose network's weights are the weighted sum of `parts`' (each a
+    /// champion and its weight), searching `depth` plies, described as `preset`. An n-tuple
+    /// network's value is tanh of a sum of its weights, so the blend values every position
+    /// at tanh of the weighted sum of the parts' sums: one network that plays as their
+    /// weighted ensemble, at one network's cost. An MLP is not linear in its weights, and
+    /// averaging two is no ensemble, so only n-tuple networks of one architecture blend.
+    pub fn blend(
+        parts: &[(&Champion, f32)],
+        depth: u32,
+        preset: String,
+    ) -> Result<Champion, String> {
+        let Some(((first, _), _)) = parts.split_first() else {
+            return Err("a blend needs at least one champion".into());
+        };
+        if !matches!(first.architecture, Architecture::NTuple(_)) {
+            return Err(format!(
+                "{} is an MLP, which is not linear in its weights: only n-tuple networks blend",
+                first.architecture
+            ));
+        }
+        if let Some((other, _)) = parts
+            .iter()
+            .find(|(c, _)| c.architecture != first.architecture)
+        {
+            return Err(format!(
+                "the champions' networks differ ({} and {}): only networks of one architecture blend",
+                first.architecture, other.architecture
+            ));
+        }
+        if let Some((_, weight)) = parts.iter().find(|(_, w)| !w.is_finite()) {
+            return Err(format!("weight {weight} is not a finite number"));
+        }
+        let mut genes = vec![0.0f32; first.genes.len()];
+        for (champion, weight) in parts {
+            for (sum, gene) in genes.iter_mut().zip(&champion.genes) {
+                *sum += weight * gene;
+            }
+        }
+        check_weights(&genes)?;
+        if !(1..=MAX_DEPTH).contains(&depth) {
+            return Err(format!("search depth {depth} is out of range"));
+        }
+        Ok(Champion {
+            architecture: first.architecture.clone(),
+            genes,
+            depth,
+            preset,
+            seed: 0,
+            generation: 0,
+            fitness: 0.0,
+            benchmark_win_rate: None,
+            test_win_rate: None,
+        })
+    }
+
     /// The champion's network as an evaluator for `game`'s positions.
     pub fn evaluator<G: NeuralInput>(&self, game: &G) -> NeuralEvaluator {
         NeuralEvaluator::new(game.network(&self.architecture, self.genes.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::{Topology, TupleSpec};
+
+    fn champion(architecture: Architecture, genes: Vec<f32>) -> Champion {
+        Champion {
+            architecture,
+            genes,
+            depth: 2,
+            preset: "td".into(),
+            seed: 1,
+            generation: 1,
+            fitness: 0.0,
+            benchmark_win_rate: None,
+            test_win_rate: None,
+        }
+    }
+
+    #[test]
+    fn a_blend_s_weights_are_the_weighted_sum_of_its_parts() {
+        let tuples = Architecture::NTuple(TupleSpec {
+            name: "pairs".into(),
+            states: 3,
+            tuples: vec![vec![0, 1], vec![2, 3]],
+            features: Vec::new(),
+        });
+        let size = tuples.genes();
+        let a = champion(tuples.clone(), (0..size).map(|i| i as f32 * 1e-3).collect());
+        let b = champion(tuples.clone(), vec![0.5; size]);
+        let blend = Champion::blend(&[(&a, 0.25), (&b, -2.0)], 3, "blend".into()).unwrap();
+        assert_eq!(blend.depth, 3);
+        for i in [0, 1, size / 2, size - 1] {
+            assert_eq!(blend.genes[i], 0.25 * a.genes[i] - 2.0 * b.genes[i]);
+        }
+        let mlp = champion(
+            Architecture::Mlp(Topology::new(&[64, 4, 1]).unwrap()),
+            vec![0.0; 265],
+        );
+        assert!(
+            Champion::blend(&[(&mlp, 1.0)], 2, String::new())
+                .unwrap_err()
+                .contains("MLP")
+        );
+        assert!(Champion::blend(&[(&a, f32::NAN)], 2, String::new()).is_err());
+        assert!(
+            Champion::blend(&[(&a, 1.0)], 0, String::new())
+                .unwrap_err()
+                .contains("depth 0")
+        );
     }
 }

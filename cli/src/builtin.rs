@@ -11,8 +11,8 @@ use crate::error::CliResult;
 use crate::launch::check_spreads;
 use crate::setting_flags::document_defaults;
 use crate::{
-    accuracy, bench, benchmark, calibrate, distill, evolve, experiment, gifford, glance, gtp,
-    nboard, panel, perft, plans, play, plot, profile, prune, ratings, show, solve, tournament,
+    accuracy, bench, benchmark, blend, calibrate, distill, evolve, experiment, gifford, glance,
+    gtp, nboard, panel, perft, plans, play, plot, profile, prune, ratings, show, solve, tournament,
 };
 use evoboard::evolve::config::{EvolveConfig, Preset};
 
@@ -132,6 +132,7 @@ enum Command {
     /// positions valued exactly (Kalah(6,4), Othello endgames).
     Accuracy(accuracy::AccuracyArgs),
     Calibrate(calibrate::CalibrateArgs),
+    Blend(blend::BlendArgs),
     Bench {
         /// Game to measure.
         #[arg(long, value_parser = game_parser(), default_value = "othello")]
@@ -178,6 +179,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Solve(args) => solve::run(&args),
         Command::Accuracy(args) => accuracy::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
+        Command::Blend(args) => blend::run(&args),
         Command::Distill(args) => distill::run(&args),
         Command::Experiment(args) => experiment::run(&args),
         Command::Plans(args) => plans::run(&args),

@@ -12,6 +12,7 @@ mod accuracy;
 mod any_game;
 mod bench;
 mod benchmark;
+mod blend;
 mod builtin;
 mod calibrate;
 mod common;

@@ -290,7 +290,10 @@ mod tests {
     #[test]
     fn the_score_s_wilson_interval_is_the_win_rate_s_without_draws_and_stays_below_one() {
         let record = WinRecord::new(37, 0, 3);
-        assert_eq!(record.score_wilson_interval(), (record.ci_low, record.ci_high));
+        assert_eq!(
+            record.score_wilson_interval(),
+            (record.ci_low, record.ci_high)
+        );
         let (low, high) = WinRecord::new(40, 0, 0).score_wilson_interval();
         assert!((low - 0.9124).abs() < 1e-4 && high == 1.0, "{low} {high}");
         // Two draws are one win's worth: the interval of 39 points out of 40.
