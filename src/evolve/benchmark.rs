@@ -49,11 +49,21 @@ pub(super) fn network_player<G: NamedEvaluators>(
     network: Arc<NeuralEvaluator>,
     label: String,
 ) -> Box<dyn Agent<G>> {
-    let search = Box::new(SearchAgent::new(config.depth, network, label));
-    if config.play_epsilon > 0.0 {
+    network_playing(config.depth, config.play_epsilon, network, label)
+}
+
+/// `network` searching `depth` plies, with a random move with probability `epsilon`.
+pub(super) fn network_playing<G: NamedEvaluators>(
+    depth: u32,
+    epsilon: f64,
+    network: Arc<NeuralEvaluator>,
+    label: String,
+) -> Box<dyn Agent<G>> {
+    let search = Box::new(SearchAgent::new(depth, network, label));
+    if epsilon > 0.0 {
         Box::new(EpsilonAgent {
             inner: search,
-            epsilon: config.play_epsilon,
+            epsilon,
         })
     } else {
         search

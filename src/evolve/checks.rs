@@ -159,6 +159,24 @@ impl EvolveConfig {
         if self.sparring_games > 0 && self.sparring.is_empty() {
             return needs("sparring_games", &format!("{} partners", mark("sparring")));
         }
+        if !self.sparring_play.is_empty() && self.sparring_play.len() != self.sparring.len() {
+            return fail(format!(
+                "{} names {} plays for {} {} partners: give one per partner",
+                mark("sparring_play"),
+                self.sparring_play.len(),
+                self.sparring.len(),
+                mark("sparring")
+            ));
+        }
+        if !self.sparring_play.is_empty() && self.sparring_games == 0 {
+            return needs(
+                "sparring_play",
+                &format!(
+                    "fitness games against sparring partners ({})",
+                    mark("sparring_games")
+                ),
+            );
+        }
         if self.common_random_moves && self.sparring_games == 0 {
             return needs(
                 "common_random_moves",

@@ -313,6 +313,14 @@ pub struct EvolveConfig {
     /// (colours alternating, openings shared by the whole population; 0: none).
     #[serde(default)]
     pub sparring_games: usize,
+    /// How the run's networks play each sparring partner's fitness games, one entry per
+    /// partner, `DEPTH` or `DEPTH@EPS` (empty: `depth` and `play_epsilon` for every
+    /// partner): a fitness that mixes protocols, such as the League's one-ply games with
+    /// random moves against one partner and deeper games against another.
+    /// Left out of files when empty, so the checkpoints of runs that never set it keep
+    /// their bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sparring_play: Vec<String>,
     /// Whether every individual's sparring game k of a generation draws its random moves
     /// (its own under `play_epsilon`, and a partner's such as `wpc:1@0.1`) from the same
     /// stream, not one of its own: two individuals that would move alike then play the

@@ -17,8 +17,9 @@ use crate::arena::{Agent, play_game, random_opening};
 use crate::eval::NamedEvaluators;
 use crate::eval::neural::NeuralEvaluator;
 use crate::evolve::EvolveError;
-use crate::evolve::benchmark::network_player;
+use crate::evolve::benchmark::{network_player, network_playing};
 use crate::evolve::config::EvolveConfig;
+use crate::evolve::schema::parse_play;
 use crate::farm::map_jobs;
 use crate::games::{Outcome, Player};
 use crate::rng::{GameRng, rng_for};
@@ -229,6 +230,29 @@ pub fn play_league<G: NamedEvaluators>(
         .map(|agent| agent.as_ref())
         .collect();
     let first_partner = networks.len();
+    // With `sparring_play`, each partner's games see the population as that play asks.
+    let playing_partners: Vec<Vec<Box<dyn Agent<G>>>> = config
+        .sparring_play
+        .iter()
+        .map(|play| {
+            let (depth, epsilon) = parse_play(play).expect("run settings are checked");
+            population
+                .iter()
+                .enumerate()
+                .map(|(i, evaluator)| {
+                    network_playing(depth, epsilon, evaluator.clone(), format!("individual {i}"))
+                })
+                .collect()
+        })
+        .collect();
+    let seat = |index: usize, partner: Option<usize>| -> &dyn Agent<G> {
+        match partner {
+            Some(partner) if index < first_partner && !playing_partners.is_empty() => {
+                playing_partners[partner][index].as_ref()
+            }
+            _ => agents[index],
+        }
+    };
     let generation_key = u64::from(generation);
     let fixtures = fixtures(config, generation, hall.len(), partners.len());
     let outcomes: Vec<(Outcome, Option<String>)> = map_jobs(fixtures.len(), |k| {
@@ -269,7 +293,8 @@ pub fn play_league<G: NamedEvaluators>(
         let mut opening_rng = rng_for(config.seed, &opening_key);
         let opening = opening_for(start, config.league_opening_plies, &mut opening_rng);
         let mut rng = rng_for(config.seed, &game_key);
-        let players = [agents[fixture.first], agents[fixture.second]];
+        let partner = fixture.sparring_round.map(|_| high - first_partner);
+        let players = [seat(fixture.first, partner), seat(fixture.second, partner)];
         let record = play_game(&opening, players, &mut rng);
         on_game_done();
         let forfeit = record.forfeit.map(|(_, forfeit)| forfeit.reason);

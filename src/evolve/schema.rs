@@ -73,6 +73,9 @@ pub enum Kind {
     Wholes { min: u64, max: u64, most: usize },
     /// Texts (agent specs), written comma-separated.
     Texts,
+    /// How a network plays, one per sparring partner: `DEPTH` or `DEPTH@EPS` (a random
+    /// move with probability EPS), written comma-separated.
+    Plays,
     /// A learner's name (the registry checks it).
     Preset,
     /// `mlp` or `ntuple:SET` (the game checks the set).
@@ -89,6 +92,7 @@ impl Kind {
             Kind::Text => "Text",
             Kind::Wholes { .. } => "Wholes",
             Kind::Texts => "Texts",
+            Kind::Plays => "Plays",
             Kind::Preset => "Preset",
             Kind::Network => "Network",
         }
@@ -142,6 +146,22 @@ pub const MAX_TD_PLAY_DEPTH: u32 = 4;
 /// Most TD learning games per individual and generation: far beyond any preset's, and a
 /// bound on what a generation keeps per game.
 pub const MAX_TD_GAMES: usize = 10_000_000;
+/// Most sparring partners whose fitness games say how the run's networks play them.
+pub const MAX_SPARRING_PARTNERS: usize = 64;
+
+/// A network's play against one sparring partner, `DEPTH` or `DEPTH@EPS`: its search depth
+/// and its share of random moves (see `sparring_play`), if the text is one.
+pub fn parse_play(text: &str) -> Option<(u32, f64)> {
+    let (depth, epsilon) = match text.split_once('@') {
+        Some((depth, epsilon)) => (depth, epsilon.parse::<f64>().ok()?),
+        None => (text, 0.0),
+    };
+    let depth: u32 = depth.parse().ok()?;
+    let fits =
+        (1..=crate::arena::spec::UNTIMED_DEPTH).contains(&depth) && (0.0..=1.0).contains(&epsilon);
+    fits.then_some((depth, epsilon))
+}
+
 /// Most fitness games per individual against each sparring partner and generation.
 pub const MAX_SPARRING_GAMES: usize = 100_000;
 /// The largest `td_batch`: beyond it the weights a game sees are stale for no more speed.
@@ -402,6 +422,14 @@ pub static SETTINGS: &[Setting] = &[
         "Every individual's sparring game k of a generation draws its random moves from one stream: individuals that would move alike play the same game (common random numbers)",
     ),
     setting(
+        "sparring_play",
+        "sparring-play",
+        Kind::Plays,
+        "DEPTH[@EPS],...",
+        Group::Evolution,
+        "How the run's networks play each sparring partner's fitness games, one per partner in order (e.g. 1@0.1,2: the League's protocol against the first, two plies against the second); none: depth and play_epsilon for all",
+    ),
+    setting(
         "play_epsilon",
         "play-epsilon",
         share(),
@@ -635,6 +663,9 @@ impl Setting {
     /// Whether `value`, this setting's value as `run.json` holds it, lies within its
     /// kind and bounds; an error names the setting.
     pub fn check(&self, value: &Value) -> Result<(), ConfigError> {
+        if value.is_null() && self.kind == Kind::Plays {
+            return Ok(()); // left out of files when empty
+        }
         if value.is_null() {
             return match self.optional {
                 true => Ok(()),
@@ -662,6 +693,12 @@ impl Setting {
             Kind::Texts => value
                 .as_array()
                 .is_some_and(|items| items.iter().all(Value::is_string)),
+            Kind::Plays => value.as_array().is_some_and(|items| {
+                items.len() <= MAX_SPARRING_PARTNERS
+                    && items
+                        .iter()
+                        .all(|item| item.as_str().and_then(parse_play).is_some())
+            }),
         };
         match fits {
             true => Ok(()),
@@ -700,6 +737,10 @@ impl Setting {
                 format!("up to {most} whole numbers from {min} to {max}")
             }
             Kind::Texts => "a list of agent specs".to_string(),
+            Kind::Plays => format!(
+                "up to {MAX_SPARRING_PARTNERS} of DEPTH (1 to {}) or DEPTH@EPS (EPS from 0 to 1)",
+                crate::arena::spec::UNTIMED_DEPTH
+            ),
             Kind::Preset => "a preset's name".to_string(),
             Kind::Network => "mlp or ntuple:SET".to_string(),
         };
@@ -739,8 +780,8 @@ impl Setting {
                     .collect::<Result<_, _>>()
                     .map_err(|_| wrong())?,
             ),
-            Kind::Texts if text.is_empty() => Value::Array(Vec::new()),
-            Kind::Texts => Value::Array(
+            Kind::Texts | Kind::Plays if text.is_empty() => Value::Array(Vec::new()),
+            Kind::Texts | Kind::Plays => Value::Array(
                 text.split(',')
                     .map(|item| Value::String(item.to_string()))
                     .collect(),

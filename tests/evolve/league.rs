@@ -233,3 +233,89 @@ fn networks_play_random_moves_in_the_games_that_score_them_when_asked() {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+/// `sparring_play`: each partner's games see the population at the depth and share of
+/// random moves given for it. Naming the run's own play changes nothing; random moves
+/// against one partner change that partner's games only; the settings must match the
+/// partners.
+#[test]
+fn each_sparring_partner_is_played_as_sparring_play_says() {
+    let start = Othello::start();
+    let partners: Vec<Box<dyn evoboard::arena::Agent<Othello>>> =
+        ["minimax:1:greedy", "heuristic:1"]
+            .iter()
+            .map(|spec| {
+                spec.parse::<evoboard::arena::AgentSpec>()
+                    .unwrap()
+                    .build(&start)
+                    .unwrap()
+            })
+            .collect();
+    let config = EvolveConfig {
+        sparring: vec!["minimax:1:greedy".to_string(), "heuristic:1".to_string()],
+        ..against_greedy(3)
+    };
+    let population: Vec<_> = (2..5).map(small_mlp).collect();
+    let fitness = |config: &EvolveConfig, partners: &[Box<dyn evoboard::arena::Agent<Othello>>]| {
+        config.validate().unwrap();
+        play_league(&start, config, 1, &population, &[], partners, &|| {}).unwrap()
+    };
+    let plain = fitness(&config, &partners);
+    let named = EvolveConfig {
+        sparring_play: vec!["1".to_string(), "1@0".to_string()],
+        ..config.clone()
+    };
+    assert_eq!(
+        fitness(&named, &partners),
+        plain,
+        "the run's own play, named"
+    );
+    // Random moves against the second partner alone: the first partner's games stay.
+    let second_random = EvolveConfig {
+        sparring_play: vec!["1".to_string(), "1@1".to_string()],
+        ..config.clone()
+    };
+    let first_only = EvolveConfig {
+        sparring: vec!["minimax:1:greedy".to_string()],
+        ..config.clone()
+    };
+    let against_first = fitness(&first_only, &partners[..1]);
+    let mixed = fitness(&second_random, &partners);
+    assert_ne!(mixed, plain);
+    // Against heuristic:1, a network moving at random takes at most a few points.
+    for (total, first) in mixed.iter().zip(&against_first) {
+        assert!(total - first <= 0.25 * 60.0, "{mixed:?} {against_first:?}");
+    }
+    // Two plies against the second partner is another fitness too.
+    let deeper = EvolveConfig {
+        sparring_play: vec!["1".to_string(), "2".to_string()],
+        ..config.clone()
+    };
+    assert_ne!(fitness(&deeper, &partners), plain);
+    for (plays, refusal) in [
+        (
+            vec!["1"],
+            "sparring_play names 1 plays for 2 sparring partners",
+        ),
+        (vec!["1", "0"], "sparring_play takes up to 64 of DEPTH"),
+        (vec!["1", "2@1.5"], "sparring_play takes up to 64 of DEPTH"),
+    ] {
+        let wrong = EvolveConfig {
+            sparring_play: plays.into_iter().map(String::from).collect(),
+            ..config.clone()
+        };
+        let error = wrong.validate().unwrap_err().to_string();
+        assert!(error.contains(refusal), "{error}");
+    }
+    let without_games = EvolveConfig {
+        sparring_games: 0,
+        league: true,
+        sparring_play: vec!["1".to_string(), "2".to_string()],
+        ..config
+    };
+    let error = without_games.validate().unwrap_err().to_string();
+    assert!(
+        error.contains("sparring_play needs fitness games"),
+        "{error}"
+    );
+}

@@ -118,6 +118,7 @@ impl EvolveConfig {
             sparring: Vec::new(),
             sparring_share: 0.0,
             sparring_games: 0,
+            sparring_play: Vec::new(),
             teacher: None,
             teacher_depth: 0,
             teacher_ranking: 0.0,
