@@ -227,3 +227,45 @@ fn ctrl_c_keeps_the_games_played_and_the_same_command_goes_on() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Every game's records read back and check (relay sowing, joint moves, captures, extra
+/// turns): a journal cut after three games resumes to the same table.
+#[test]
+fn every_game_s_records_resume_from_a_journal() {
+    let dir = temp_dir("journal-games");
+    std::fs::create_dir_all(&dir).unwrap();
+    for game in ["kalah", "oware", "congklak", "congkak"] {
+        let (whole, resumed) = (
+            dir.join(format!("{game}-1.csv")),
+            dir.join(format!("{game}-2.csv")),
+        );
+        let journal = dir.join(format!("{game}.jsonl"));
+        let args = |csv: &Path| {
+            vec![
+                "tournament".to_string(),
+                "--game".into(),
+                game.into(),
+                "--agents".into(),
+                "heuristic:1,random".into(),
+                "--games".into(),
+                "6".into(),
+                "--csv".into(),
+                csv.to_str().unwrap().into(),
+                "--journal".into(),
+                journal.to_str().unwrap().into(),
+            ]
+        };
+        assert!(run(&args(&whole)).status.success(), "{game}");
+        let kept: String = std::fs::read_to_string(&journal)
+            .unwrap()
+            .lines()
+            .take(4)
+            .map(|line| format!("{line}\n"))
+            .collect();
+        std::fs::write(&journal, kept).unwrap();
+        let output = run(&args(&resumed));
+        assert!(output.status.success(), "{game}: {output:?}");
+        assert_eq!(table(&resumed), table(&whole), "{game}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
