@@ -65,13 +65,6 @@ pub fn run<G: NamedEvaluators>(start: G, args: &ProfileArgs) -> CliResult {
         args.pool.clone()
     };
     pool.extend(args.pool_add.iter().cloned());
-    if let Some(twice) = pool
-        .iter()
-        .enumerate()
-        .find_map(|(k, spec)| pool[..k].contains(spec).then_some(spec))
-    {
-        return Err(BadInput(format!("the pool names {twice} twice")).into());
-    }
     if pool.len() < 2 || pool.len() > MAX_POOL {
         return Err(BadInput(format!(
             "a pool of {} members: use 2 to {MAX_POOL}",

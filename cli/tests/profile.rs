@@ -104,8 +104,15 @@ fn bad_settings_are_refused_before_any_game() {
             .contains("--bins 3: the pool has only 2 members")
     );
     assert!(
-        with(&["--pool", "random,heuristic:1", "--pool-add", "heuristic:1"])
-            .contains("the pool names heuristic:1 twice")
+        with(&[
+            "--pool",
+            "random,heuristic:1",
+            "--pool-add",
+            "heuristic:1",
+            "--bins",
+            "2"
+        ])
+        .contains("the pool names heuristic:1 twice")
     );
     assert!(with(&["--pool", "random"]).contains("a pool of 1 members: use 2 to 200"));
     assert!(with(&["--pool-games", "3"]).contains("use an even number"));

@@ -57,12 +57,17 @@ pub enum ProfileError {
     Bins { bins: usize, pool: usize },
     #[error("{0}; a profile with a forfeited game is not drawn (a failure never becomes a score)")]
     Forfeited(String),
+    #[error("the pool names {0} twice")]
+    Twice(String),
 }
 
 impl ProfileError {
     /// Whether the user gave something wrong (bins, openings) rather than an agent failing.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, ProfileError::Openings(_) | ProfileError::Bins { .. })
+        matches!(
+            self,
+            ProfileError::Openings(_) | ProfileError::Bins { .. } | ProfileError::Twice(_)
+        )
     }
 }
 
@@ -133,6 +138,12 @@ pub fn rate_pool<G: Describe>(
     config: ProfileConfig,
     on_game_done: &(dyn Fn() + Sync),
 ) -> Result<RatedPool, ProfileError> {
+    if let Some(twice) = (pool.iter().enumerate())
+        .find_map(|(k, (name, _))| pool[..k].iter().any(|(n, _)| n == name).then_some(name))
+    {
+        // Members are told apart by name: a twice-named one would be counted in one bin.
+        return Err(ProfileError::Twice(twice.clone()));
+    }
     if config.bins == 0 || config.bins > pool.len() {
         return Err(ProfileError::Bins {
             bins: config.bins,
