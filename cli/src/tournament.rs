@@ -104,7 +104,7 @@ fn play<G: NamedEvaluators>(start: G, args: &TournamentArgs) -> CliResult {
                 seed: config.seed,
             };
             let (mut journal, kept) = open_journal(path, &header)?;
-            check_kept(&start, &agents, config, &kept)?;
+            let kept = check_kept(&start, &agents, config, kept)?;
             if !kept.is_empty() {
                 eprintln!("{}: {} games kept, going on", path.display(), kept.len());
                 progress.inc(kept.len() as u64);

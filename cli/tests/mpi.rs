@@ -195,24 +195,29 @@ fn benchmark_panel_and_tournament_over_three_processes_equal_one_process() {
     );
     let dir = temp_dir("mpi-tournament");
     std::fs::create_dir_all(&dir).unwrap();
+    // A small round robin on `processes`, its table written to `csv`, its games kept in
+    // `journal` if one is given; returns the table.
+    let tournament = |processes: usize, csv: &Path, journal: Option<&Path>| {
+        let mut args = vec![
+            "tournament",
+            "--game",
+            "othello",
+            "--agents",
+            "heuristic:1,random,first",
+            "--games",
+            "4",
+            "--csv",
+            csv.to_str().unwrap(),
+        ];
+        if let Some(journal) = journal {
+            args.extend(["--journal", journal.to_str().unwrap()]);
+        }
+        succeeded(mpirun(processes, &args), "tournament");
+        std::fs::read(csv).unwrap()
+    };
     let tables: Vec<Vec<u8>> = [1, 3]
         .into_iter()
-        .map(|processes| {
-            let csv = dir.join(format!("{processes}.csv"));
-            let args = [
-                "tournament",
-                "--game",
-                "othello",
-                "--agents",
-                "heuristic:1,random,first",
-                "--games",
-                "4",
-                "--csv",
-                csv.to_str().unwrap(),
-            ];
-            succeeded(mpirun(processes, &args), "tournament");
-            std::fs::read(&csv).unwrap()
-        })
+        .map(|processes| tournament(processes, &dir.join(format!("{processes}.csv")), None))
         .collect();
     assert!(tables[0].starts_with(b"agent,games,wins"));
     assert_eq!(tables[0], tables[1]);
@@ -220,28 +225,7 @@ fn benchmark_panel_and_tournament_over_three_processes_equal_one_process() {
     // the leader writing the games the others play.
     let journal = dir.join("games.jsonl");
     let csv = dir.join("resumed.csv");
-    let journaled = |processes: usize| {
-        succeeded(
-            mpirun(
-                processes,
-                &[
-                    "tournament",
-                    "--game",
-                    "othello",
-                    "--agents",
-                    "heuristic:1,random,first",
-                    "--games",
-                    "4",
-                    "--csv",
-                    csv.to_str().unwrap(),
-                    "--journal",
-                    journal.to_str().unwrap(),
-                ],
-            ),
-            "journaled tournament",
-        )
-    };
-    journaled(1);
+    tournament(1, &csv, Some(&journal));
     let text = std::fs::read_to_string(&journal).unwrap();
     let cut: String = text
         .lines()
@@ -249,8 +233,7 @@ fn benchmark_panel_and_tournament_over_three_processes_equal_one_process() {
         .map(|line| format!("{line}\n"))
         .collect();
     std::fs::write(&journal, cut).unwrap();
-    journaled(3);
-    assert_eq!(std::fs::read(&csv).unwrap(), tables[0]);
+    assert_eq!(tournament(3, &csv, Some(&journal)), tables[0]);
     assert_eq!(
         std::fs::read_to_string(&journal).unwrap().lines().count(),
         1 + 3 * 4

@@ -15,13 +15,20 @@ use crate::games::Describe;
 /// The panel's specs at `depth`: each feature alone, the heuristic, the game's extra
 /// reference evaluators, then `random` as the floor.
 pub fn panel_opponents<G: NamedEvaluators>(depth: u32) -> Vec<String> {
-    let features = G::panel_features().into_iter();
-    let evaluators = features
-        .chain(["heuristic"])
-        .chain(G::panel_extras().iter().copied());
-    evaluators
+    panel_evaluators::<G>()
+        .into_iter()
         .map(|name| search_spec(depth, name))
         .chain(["random".to_string()])
+        .collect()
+}
+
+/// The names of the panel's evaluators: each feature of the game's heuristic alone, the
+/// heuristic, then the game's extra reference evaluators.
+pub fn panel_evaluators<G: NamedEvaluators>() -> Vec<&'static str> {
+    let features = G::panel_features().into_iter();
+    features
+        .chain(["heuristic"])
+        .chain(G::panel_extras().iter().copied())
         .collect()
 }
 

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::arena::agent::Agent;
 use crate::arena::openings::OpeningError;
-use crate::arena::panel::{panel_opponents, search_spec};
+use crate::arena::panel::{panel_evaluators, search_spec};
 use crate::arena::series::{SeriesConfig, play_series};
 use crate::arena::stats::{Forfeits, SeriesStats, WinRecord};
 use crate::arena::tournament::{TournamentConfig, round_robin};
@@ -75,31 +75,15 @@ impl ProfileError {
 /// game's heuristic alone, the heuristic, the game's reference evaluators) one and two
 /// plies deep, as it is and with half its moves random.
 pub fn default_pool<G: NamedEvaluators>() -> Vec<String> {
-    let evaluators: Vec<String> = panel_opponents::<G>(1)
-        .into_iter()
-        .filter(|spec| spec != "random")
-        .collect();
     let mut pool = vec!["random".to_string()];
     for depth in 1..=2 {
-        for spec in &evaluators {
-            let at_depth = at_depth(spec, depth);
-            pool.push(format!("{at_depth}@{POOL_DILUTION}"));
-            pool.push(at_depth);
+        for name in panel_evaluators::<G>() {
+            let spec = search_spec(depth, name);
+            pool.push(format!("{spec}@{POOL_DILUTION}"));
+            pool.push(spec);
         }
     }
     pool
-}
-
-/// `spec` (a one-ply panel spec) searched `depth` plies deep.
-fn at_depth(spec: &str, depth: u32) -> String {
-    match spec.split_once(':') {
-        Some(("minimax", rest)) => {
-            let name = rest.split_once(':').map_or(rest, |(_, name)| name);
-            search_spec(depth, name)
-        }
-        Some((name, _)) => search_spec(depth, name),
-        None => spec.to_string(),
-    }
 }
 
 /// One pool member and its rating.

@@ -4,7 +4,7 @@ use crate::arena::agent::Agent;
 use crate::arena::game_record::{GameRecord, play_game, player_side};
 use crate::arena::openings::{OpeningError, random_openings};
 use crate::farm::map_jobs;
-use crate::games::{Describe, Player};
+use crate::games::{Describe, Notation, Player};
 use crate::rng::rng_for;
 
 /// Stream tag for the per-game generators of a series.
@@ -37,12 +37,7 @@ pub fn play_series<G: Describe>(
     config: SeriesConfig,
     on_game_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord<G>>, OpeningError> {
-    let openings = random_openings(
-        start,
-        config.games.div_ceil(2),
-        config.opening_plies,
-        config.seed,
-    )?;
+    let openings = series_openings(start, config)?;
     let pair = [player, opponent];
     Ok(play_games(
         pair,
@@ -51,6 +46,19 @@ pub fn play_series<G: Describe>(
         0..config.games,
         on_game_done,
     ))
+}
+
+/// The openings of a series (game `k` starts from opening `k / 2`).
+pub fn series_openings<G: Notation>(
+    start: &G,
+    config: SeriesConfig,
+) -> Result<Vec<G>, OpeningError> {
+    random_openings(
+        start,
+        config.games.div_ceil(2),
+        config.opening_plies,
+        config.seed,
+    )
 }
 
 /// Games `games` of a series of `agents` (player, opponent) from `openings` (game `k`

@@ -7,8 +7,8 @@ use serde::Serialize;
 use crate::arena::agent::Agent;
 use crate::arena::game_record::{GameRecord, player_side};
 use crate::arena::journal::{Journal, JournalError, KeptGames};
-use crate::arena::openings::{OpeningError, random_openings};
-use crate::arena::series::{SeriesConfig, play_listed_games, play_series};
+use crate::arena::openings::OpeningError;
+use crate::arena::series::{SeriesConfig, play_listed_games, play_series, series_openings};
 use crate::arena::stats::{Forfeits, MoveTimes, WinRecord};
 use crate::games::{Describe, Game, Player};
 use crate::rng::derive_seed;
@@ -255,24 +255,24 @@ impl KeptTournamentError {
 /// A round robin as [`round_robin`] plays it, keeping each finished game in `journal` (on
 /// the process that writes; `None` on the others of an MPI job) and playing only the games
 /// `kept` lacks, so that a stopped tournament goes on where it stopped and ends with the
-/// result it would have had unstopped. Games are played in rounds of `at_once` (the
+/// result it would have had unstopped; `kept` comes from [`check_kept`]. Games are played in rounds of `at_once` (the
 /// threads and processes at work), each kept as it ends; a stop asked for through
 /// [`crate::interrupt`] ends the tournament between rounds.
 pub fn round_robin_kept<G: Describe>(
     start: &G,
     agents: &[(String, Box<dyn Agent<G>>)],
     config: TournamentConfig,
-    mut kept: KeptGames<G>,
+    kept: CheckedGames<G>,
     mut journal: Option<&mut Journal>,
     at_once: usize,
     on_game_done: &(dyn Fn() + Sync),
 ) -> Result<TournamentResult, KeptTournamentError> {
-    check_kept(start, agents, config, &kept)?;
+    let CheckedGames(mut kept) = kept;
     let mut standings = Standings::new(agents.len(), config);
     let mut kept_now = kept.len();
     for (i, j) in all_pairs(agents.len()) {
         let series = pair_series(config, i, j);
-        let openings = pair_openings(start, series)?;
+        let openings = series_openings(start, series)?;
         let mut records: Vec<Option<GameRecord<G>>> = (0..series.games)
             .map(|k| kept.remove(&([i, j], k)))
             .collect();
@@ -304,17 +304,32 @@ pub fn round_robin_kept<G: Describe>(
     Ok(standings.finish(agents))
 }
 
-/// Whether every game in `kept` started from the opening its pair and number give it
-/// (a game moved in a journal to another place would count for the wrong opening).
+/// Kept games each known to have started from the opening its pair and number give it:
+/// what [`round_robin_kept`] goes on from.
+pub struct CheckedGames<G: Game>(KeptGames<G>);
+
+impl<G: Game> CheckedGames<G> {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// `kept`, once every game in it is found to have started from the opening its pair and
+/// number give it (a game moved in a journal to another place would count for the wrong
+/// opening).
 pub fn check_kept<G: Describe>(
     start: &G,
     agents: &[(String, Box<dyn Agent<G>>)],
     config: TournamentConfig,
-    kept: &KeptGames<G>,
-) -> Result<(), KeptTournamentError> {
+    kept: KeptGames<G>,
+) -> Result<CheckedGames<G>, KeptTournamentError> {
     for (i, j) in all_pairs(agents.len()) {
         let series = pair_series(config, i, j);
-        let openings = pair_openings(start, series)?;
+        let openings = series_openings(start, series)?;
         for k in 0..series.games {
             if let Some(record) = kept.get(&([i, j], k))
                 && record.start.to_position_string() != openings[k / 2].to_position_string()
@@ -326,17 +341,7 @@ pub fn check_kept<G: Describe>(
             }
         }
     }
-    Ok(())
-}
-
-/// The openings of a pair's series.
-fn pair_openings<G: Describe>(start: &G, series: SeriesConfig) -> Result<Vec<G>, OpeningError> {
-    random_openings(
-        start,
-        series.games.div_ceil(2),
-        series.opening_plies,
-        series.seed,
-    )
+    Ok(CheckedGames(kept))
 }
 
 /// Every pair `(i, j)` of `n` agents, i < j, in the order a round robin plays them.
