@@ -70,11 +70,21 @@ impl Champion {
     /// the one path by which every command reads a network, so that a file reaches play
     /// only after every check of [`Champion::check`].
     pub fn load_for<G: NeuralInput>(path: &Path, game: &G) -> Result<Champion, PersistError> {
-        let champion = Champion::decode(path, game.name())?;
+        Champion::read_for(path, &persist::read(path)?, game)
+    }
+
+    /// [`Champion::load_for`] of a file's `bytes` already in memory (a champion built into
+    /// a program), `origin` naming them in errors.
+    pub fn read_for<G: NeuralInput>(
+        origin: &Path,
+        bytes: &[u8],
+        game: &G,
+    ) -> Result<Champion, PersistError> {
+        let champion = Champion::decode_bytes(origin, bytes, game.name())?;
         champion
             .check(game)
             .map_err(|reason| PersistError::Unplayable {
-                path: path.to_path_buf(),
+                path: origin.to_path_buf(),
                 reason,
             })?;
         Ok(champion)
@@ -96,8 +106,12 @@ impl Champion {
 
     /// The file's champion, of this format or format 1, before any check of its network.
     fn decode(path: &Path, game: &str) -> Result<Champion, PersistError> {
-        let bytes = persist::read(path)?;
-        let (version, payload) = persist::open(path, &bytes, FileKind::Champion, game)?;
+        Champion::decode_bytes(path, &persist::read(path)?, game)
+    }
+
+    /// [`Champion::decode`] of the file's bytes.
+    fn decode_bytes(path: &Path, bytes: &[u8], game: &str) -> Result<Champion, PersistError> {
+        let (version, payload) = persist::open(path, bytes, FileKind::Champion, game)?;
         if version == 1 {
             Ok(persist::decode_payload::<ChampionV1>(path, payload)?.into())
         } else {

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::endgame_ordering::{ORDER_BY_DEFAULT, ORDER_BY_HELP, endgame_ordering};
 use crate::error::{BadInput, CliError, CliResult};
 use evoboard::arena::{AgentSpec, SearchAgent, random_openings};
 use evoboard::eval::NamedEvaluators;
@@ -63,6 +64,8 @@ pub struct BenchArgs {
     /// games with more than 20 empty squares (seed 2024), alternating.
     #[arg(long, value_name = "SPEC", conflicts_with = "endgame")]
     pub selective: Option<String>,
+    #[arg(long, value_name = "EVALUATOR", requires = "endgame", help = ORDER_BY_HELP, long_help = None)]
+    pub order_by: Option<String>,
 }
 
 pub fn run<G: NamedEvaluators + Perft>(start: G, args: &BenchArgs) -> CliResult {
@@ -217,6 +220,7 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult 
 pub fn endgame(args: &BenchArgs) -> CliResult {
     let count = usize::from(args.endgame.unwrap_or(5));
     let positions = &ffo_positions()[..count];
+    let ordering = endgame_ordering(args.order_by.as_deref().unwrap_or(ORDER_BY_DEFAULT))?;
     let mut totals = [0.0f64; 2];
     for position in positions {
         let mut line = format!(
@@ -228,6 +232,7 @@ pub fn endgame(args: &BenchArgs) -> CliResult {
             let options = EndgameOptions {
                 threads,
                 deadline: None,
+                ordering: ordering.clone(),
             };
             let mut best = (f64::INFINITY, 0);
             for _ in 0..args.repeats {

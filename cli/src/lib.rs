@@ -17,6 +17,7 @@ mod builtin;
 mod calibrate;
 mod common;
 mod distill;
+mod endgame_ordering;
 mod error;
 mod evolve;
 mod experiment;

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::common::{MAX_THREADS, configure_threads};
+use crate::endgame_ordering::{ORDER_BY_DEFAULT, ORDER_BY_HELP, endgame_ordering};
 use crate::error::{BadInput, CliResult};
 use evoboard::games::mancala::{Kalah, MAX_PITS, Pit};
 use evoboard::games::othello::Othello;
@@ -47,6 +48,8 @@ pub struct SolveArgs {
     /// empties can take minutes; progress is shown on stderr meanwhile).
     #[arg(long, value_parser = crate::nboard::move_time)]
     time_limit: Option<f64>,
+    #[arg(long, value_name = "EVALUATOR", help = ORDER_BY_HELP, long_help = None)]
+    order_by: Option<String>,
 }
 
 pub fn run(args: &SolveArgs) -> CliResult {
@@ -57,11 +60,15 @@ pub fn run(args: &SolveArgs) -> CliResult {
 }
 
 fn solve_kalah(args: &SolveArgs) -> CliResult {
-    let (Some(pits), Some(seeds), None, None) =
-        (args.pits, args.seeds, &args.position, args.time_limit)
-    else {
+    let (Some(pits), Some(seeds), None, None, None) = (
+        args.pits,
+        args.seeds,
+        &args.position,
+        args.time_limit,
+        &args.order_by,
+    ) else {
         return Err(BadInput(
-            "solve --game kalah needs --pits and --seeds, and takes no --position or --time-limit"
+            "solve --game kalah needs --pits and --seeds, and takes no --position, --time-limit or --order-by"
                 .into(),
         )
         .into());
@@ -123,6 +130,7 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
         return Err(BadInput("--pits, --seeds and --empty-capture are for kalah".into()).into());
     }
     let game = Othello::from_position_string(position)?;
+    let ordering = endgame_ordering(args.order_by.as_deref().unwrap_or(ORDER_BY_DEFAULT))?;
     let clock = Instant::now();
     let defaults = EndgameOptions::default();
     let options = EndgameOptions {
@@ -133,6 +141,7 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
         deadline: args
             .time_limit
             .map(|seconds| clock + Duration::from_secs_f64(seconds)),
+        ordering,
     };
     let mut report = |progress: EndgameProgress| {
         // Solves of a second or less stay quiet.

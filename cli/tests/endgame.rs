@@ -1,12 +1,16 @@
 //! The exact Othello endgame solver: against a brute-force solver on random late
 //! positions, and on a published FFO test position.
 
-use evoboard::arena::random_openings;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use evoboard::arena::random_openings;
+use evoboard::champion::Champion;
+
 use evoboard::search::endgame::{
-    EndgameError, EndgameOptions, FfoPosition, ffo_positions, move_margins, solve_endgame,
-    solve_endgame_within,
+    EndgameError, EndgameOptions, EndgameOrdering, FfoPosition, ffo_positions, move_margins,
+    solve_endgame, solve_endgame_within,
 };
 use evoboard::{Game, MoveList, Notation, Othello};
 
@@ -82,6 +86,7 @@ fn one_and_two_threads_give_the_same_value_best_move_and_margins() {
     let on = |threads| EndgameOptions {
         threads,
         deadline: None,
+        ordering: EndgameOrdering::heuristic(),
     };
     let ffo_40 = ffo_positions().remove(0).game;
     for game in positions.iter().chain([&ffo_40]) {
@@ -101,6 +106,48 @@ fn one_and_two_threads_give_the_same_value_best_move_and_margins() {
 }
 
 #[test]
+fn a_network_orders_to_the_same_exact_values_on_one_and_two_threads() {
+    // 17–22 empties: the evaluator's one-ply ordering searches run from 16 empties up.
+    let positions: Vec<Othello> = random_openings(&Othello::start(), 8, 40, 59)
+        .expect("random games last 40 plies")
+        .into_iter()
+        .filter(|game| game.outcome().is_none() && game.empties().count_ones() >= 17)
+        .take(4)
+        .collect();
+    assert!(positions.len() >= 3, "{} positions", positions.len());
+    let shipped = Champion::load_for(
+        Path::new("../populations/othello/champion.evo"),
+        &Othello::start(),
+    )
+    .unwrap()
+    .evaluator(&Othello::start());
+    let network = EndgameOrdering::network(Arc::new(shipped));
+    let on = |threads, ordering: &EndgameOrdering| EndgameOptions {
+        threads,
+        deadline: None,
+        ordering: ordering.clone(),
+    };
+    let (mut heuristic_nodes, mut network_nodes) = (0, 0);
+    for game in &positions {
+        let text = game.to_position_string();
+        let heuristic = EndgameOrdering::heuristic();
+        let by_heuristic = solve_endgame_within(game, &on(1, &heuristic), &mut |_| {}).unwrap();
+        let one = solve_endgame_within(game, &on(1, &network), &mut |_| {}).unwrap();
+        let two = solve_endgame_within(game, &on(2, &network), &mut |_| {}).unwrap();
+        assert_eq!(one.margin, by_heuristic.margin, "{text}");
+        assert_eq!((one.margin, one.best), (two.margin, two.best), "{text}");
+        // The network's best move reaches the value.
+        let best = one.best.unwrap();
+        let margins = move_margins(game, 1).unwrap();
+        assert!(margins.contains(&(best, one.margin)), "{text}: {margins:?}");
+        heuristic_nodes += by_heuristic.nodes;
+        network_nodes += one.nodes;
+    }
+    // The ordering is the network's: the trees differ.
+    assert_ne!(heuristic_nodes, network_nodes);
+}
+
+#[test]
 fn a_solve_visits_the_same_nodes_whatever_was_solved_before() {
     // Solves of as many empties share one kept table, which must read as empty to each.
     let positions: Vec<Othello> = random_openings(&Othello::start(), 6, 46, 8)
@@ -112,6 +159,7 @@ fn a_solve_visits_the_same_nodes_whatever_was_solved_before() {
     let options = EndgameOptions {
         threads: 1,
         deadline: None,
+        ordering: EndgameOrdering::heuristic(),
     };
     let solve = |game| solve_endgame_within(game, &options, &mut |_| {}).unwrap();
     let first = solve(&positions[0]);
@@ -202,8 +250,46 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
     );
     assert_eq!(
         common::bad_input(&["solve", "--game", "kalah", "--pits", "4"]),
-        "error: solve --game kalah needs --pits and --seeds, and takes no --position or --time-limit"
+        "error: solve --game kalah needs --pits and --seeds, and takes no --position, --time-limit or --order-by"
     );
+    let refused = common::bad_input(&[
+        "solve",
+        "--game",
+        "othello",
+        "--position",
+        &late_positions(1).remove(0).to_position_string(),
+        "--order-by",
+        "no/such/champion.evo",
+    ]);
+    assert!(refused.contains("no/such/champion.evo"), "{refused}");
+}
+
+#[test]
+fn the_solve_command_gives_one_value_whatever_orders_its_moves() {
+    let game = ffo_positions().remove(0);
+    let line = |order_by: &str| {
+        let output = common::stdout_of(&[
+            "solve",
+            "--game",
+            "othello",
+            "--position",
+            &game.game.to_position_string(),
+            "--threads",
+            "1",
+            "--order-by",
+            order_by,
+        ]);
+        // The value and best move, without the nodes and time.
+        output.split(" — ").next().unwrap().to_string()
+    };
+    let by_network = line("shipped");
+    assert!(by_network.contains("+38 for X"), "{by_network}");
+    assert_eq!(line("heuristic"), by_network);
+    let league = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../populations/othello-league/champion.evo"
+    );
+    assert_eq!(line(league), by_network);
 }
 
 #[test]

@@ -17,7 +17,9 @@ use crate::arena::agent::{Agent, Forfeit, History, SearchAgent};
 use crate::games::Game;
 use crate::games::othello::{Move, Othello};
 use crate::rng::GameRng;
-use crate::search::endgame::{EndgameOptions, MAX_EMPTIES, solve_endgame_within, solve_wld_within};
+use crate::search::endgame::{
+    EndgameOptions, EndgameOrdering, MAX_EMPTIES, solve_endgame_within, solve_wld_within,
+};
 use crate::search::{Limits, WIN_VALUE};
 
 /// Own moves a side keeps time for beyond those the empty squares promise (passes,
@@ -232,19 +234,27 @@ static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 pub struct ClockedAgent {
     search: SearchAgent<Othello>,
     clock: GameClock,
+    /// What orders the endgame solver's moves.
+    ordering: EndgameOrdering,
     costs: SolveCosts,
     tally: Tally,
 }
 
 impl ClockedAgent {
-    /// `search` (its own time limit unused: the clock sets each move's) on `clock`.
-    pub fn new(search: SearchAgent<Othello>, clock: GameClock) -> ClockedAgent {
+    /// `search` (its own time limit unused: the clock sets each move's) on `clock`, its
+    /// endgame solves ordered by `ordering` (an engine's own network orders them best).
+    pub fn new(
+        search: SearchAgent<Othello>,
+        clock: GameClock,
+        ordering: EndgameOrdering,
+    ) -> ClockedAgent {
         ClockedAgent {
             search: SearchAgent {
                 move_time: None,
                 ..search
             },
             clock,
+            ordering,
             costs: SolveCosts::new(),
             tally: Tally::default(),
         }
@@ -299,6 +309,7 @@ impl ClockedAgent {
         // Every core: a clocked engine plays one game at a time in `nboard` and `play`.
         let options = EndgameOptions {
             deadline: Some(deadline),
+            ordering: self.ordering.clone(),
             ..EndgameOptions::default()
         };
         if affordable(Solver::Exact) {

@@ -37,6 +37,7 @@ use crate::games::Game;
 use crate::games::othello::Othello;
 use crate::persist::PersistError;
 use crate::search::MAX_DEPTH;
+use crate::search::endgame::EndgameOrdering;
 use crate::search::probcut::{CONFIDENCES, Calibration, CalibrationError, ProbCut};
 
 /// The end of a `~SECONDS/game` suffix: a game clock rather than a time a move.
@@ -434,7 +435,13 @@ impl AgentSpec {
         let search = self
             .searcher_with::<Othello>(load)?
             .expect("specs that do not search are refused a time limit");
-        Ok(ClockedAgent::new(search, clock))
+        // A champion's network orders its endgame solves; the heuristic, cheaper to
+        // evaluate, orders by deeper searches.
+        let ordering = match self.kind {
+            AgentKind::Champion { .. } => EndgameOrdering::network(Arc::clone(&search.evaluator)),
+            _ => EndgameOrdering::heuristic(),
+        };
+        Ok(ClockedAgent::new(search, clock, ordering))
     }
 
     /// `agent` as an agent of game `G`, which must be Othello (external engines and game

@@ -6,10 +6,12 @@
 //! - the root's value is found by null-window probes (MTD(f)), and every search below
 //!   is a null-window search, over one transposition table of bounds and best moves
 //!   that the threads share without locks;
-//! - far from the end, moves are ordered by a shallow search with the Othello heuristic;
-//!   nearer the end *fastest first* (the move leaving the opponent the fewest replies,
+//! - moves are ordered *fastest first* (the move leaving the opponent the fewest replies,
 //!   corner replies counted double, then the opponent's potential mobility, the
-//!   mover's discs made stable by corners, parity and the kind of square);
+//!   mover's discs made stable by corners, parity and the kind of square), far from the
+//!   end together with the ranking of a one-ply search of each move by an evaluator (a
+//!   trained network, as Egaroucid orders by a small trained one, or the Othello
+//!   heuristic);
 //! - a node is cut before it is searched when the table already proves a child good
 //!   enough (enhanced transposition cut-off), or when the opponent's stable discs cap the
 //!   final margin at the window's lower bound (stability cut-off);
@@ -39,6 +41,7 @@ mod stability;
 mod table;
 
 pub use ffo::{FfoPosition, ffo_positions};
+pub use search::EndgameOrdering;
 use search::{Precision, Searcher, Shared};
 
 /// Most empty squares [`solve_endgame`] accepts: beyond about 30 an exact solve takes
@@ -88,21 +91,25 @@ pub struct EndgameProgress {
 pub const REPORT_EVERY: Duration = Duration::from_secs(5);
 
 /// How to run a solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct EndgameOptions {
     /// Threads searching (at least 1). The value, the best move and every move's margin
     /// are the same whatever their number; only the nodes visited differ.
     pub threads: usize,
     /// When to give up, with the bounds proven so far.
     pub deadline: Option<Instant>,
+    /// What orders the moves far from the end: a trained network orders better than the
+    /// heuristic, so fewer nodes give the same exact value (no ordering can change it).
+    pub ordering: EndgameOrdering,
 }
 
 impl Default for EndgameOptions {
-    /// Every core, no deadline.
+    /// Every core, no deadline, ordered by the heuristic.
     fn default() -> EndgameOptions {
         EndgameOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             deadline: None,
+            ordering: EndgameOrdering::heuristic(),
         }
     }
 }
@@ -168,7 +175,7 @@ fn solve(
     let pool = pool(options.threads);
     // A finished game (of any number of empties) needs the smallest table.
     let table_empties = if game.is_over() { 0 } else { empties };
-    let shared = Shared::new(table_empties, pool.is_some());
+    let shared = Shared::new(table_empties, pool.is_some(), options.ordering.clone());
     let (sender, reports) = mpsc::channel();
     let (solved, bounds) = std::thread::scope(|scope| {
         let search = scope.spawn(|| {
@@ -298,7 +305,7 @@ pub fn move_margins(game: &Othello, threads: usize) -> Result<Vec<(Move, i32)>, 
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     let pool = pool(threads);
-    let shared = Shared::new(empties, pool.is_some());
+    let shared = Shared::new(empties, pool.is_some(), EndgameOrdering::heuristic());
     let run = || {
         let mut searcher = Searcher::new(&shared);
         moves

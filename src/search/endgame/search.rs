@@ -9,6 +9,7 @@
 //! root probe returns is the first in the root's order that reaches the bound, whatever
 //! the number of threads, and the root's best move does not depend on it.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
@@ -16,7 +17,7 @@ use arrayvec::ArrayVec;
 use super::shallow::{SHALLOW_EMPTIES, final_margin, odd_squares, parity, shallow};
 use super::stability::stability_cutoff;
 use super::table::{Known, Lent, NO_MOVE, lend};
-use crate::eval::HEURISTIC_BOUND;
+use crate::eval::SharedEvaluator;
 use crate::eval::weighted::WeightedSum;
 use crate::games::Player;
 use crate::games::othello::bitboard::{CORNERS, flips, legal_moves, neighbours, squares};
@@ -24,13 +25,62 @@ use crate::games::othello::{Move, Othello};
 use crate::search::bounds::proven;
 use crate::search::search;
 
-/// From this many empties up, moves are ordered by a shallow search of each with the
-/// Othello heuristic: near the root a good first move saves far more than the probe
-/// costs (FFO #45: 42 s → 33 s), nearer the end fastest first is as good and cheaper.
-const PROBE_EMPTIES: u32 = 18;
-/// The depth of those probes: 3 orders about as well as 4 at much less cost (FFO #48:
-/// 41 s → 32 s of CPU time), 2 orders worse.
-const PROBE_DEPTH: u32 = 3;
+/// How the moves far from the end are ordered: fastest first (`fastest_first`) with the
+/// ranking of a shallow search of each move by an evaluator added. A good first move near
+/// the root saves far more than the search costs; nearer the end fastest first alone is as
+/// good and cheaper. How deep and from how many empties depends on the evaluator's cost and
+/// quality (measured on FFO #40–#49; docs/measurements.md).
+#[derive(Clone)]
+pub struct EndgameOrdering {
+    evaluator: SharedEvaluator<Othello>,
+    depth: u32,
+    from_empties: u32,
+}
+
+impl EndgameOrdering {
+    /// The Othello heuristic, cheap to evaluate: 3 plies from 18 empties (3 orders about
+    /// as well as 4 at much less cost, 2 worse; 1 ply from 16 empties took FFO #40–#49 to
+    /// 3.7 G nodes, against 2.4 G).
+    pub fn heuristic() -> EndgameOrdering {
+        EndgameOrdering {
+            evaluator: Arc::new(
+                WeightedSum::named("heuristic", "othello", &[])
+                    .expect("Othello's heuristic is built in"),
+            ),
+            depth: 3,
+            from_empties: 18,
+        }
+    }
+
+    /// A trained network, which orders far better than the heuristic but costs more to
+    /// evaluate: 1 ply from 16 empties. With the shipped champion, FFO #40–#49 took 1.54 G
+    /// nodes this way, 1.79 G from 18 empties (as fast), 1.44 G from 14 (slower: dearer
+    /// ordering), 1.39 G at 2 plies from 16 (slower), 2.02 G by the replies' values alone.
+    pub fn network(evaluator: SharedEvaluator<Othello>) -> EndgameOrdering {
+        EndgameOrdering {
+            evaluator,
+            depth: 1,
+            from_empties: 16,
+        }
+    }
+}
+
+impl std::fmt::Debug for EndgameOrdering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndgameOrdering")
+            .field("depth", &self.depth)
+            .field("from_empties", &self.from_empties)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What one place in the probes' ranking adds to a move's fastest-first key: as much as
+/// one reply left to the opponent. The key and the ranking together order better than
+/// either alone (FFO #40–#44 on one thread, ordered by the shipped champion, 3 plies from
+/// 18 empties:
+/// 149 M nodes at this weight, 164 M at twice it, 152 M at half, 214 M by the ranking
+/// alone, 242 M by the key alone).
+const PROBE_RANK_WEIGHT: u32 = 16;
 
 /// From this many empties up, the children are looked up in the table before any is
 /// searched (enhanced transposition cut-off): nearer the end the look-ups cost more than
@@ -97,8 +147,8 @@ impl Precision {
 /// What the threads of one solve share.
 pub(super) struct Shared {
     pub table: Lent,
-    /// The evaluator of the ordering probes far from the end.
-    heuristic: WeightedSum<Othello>,
+    /// The probes ordering the moves far from the end.
+    ordering: EndgameOrdering,
     /// Whether nodes split their moves among the threads of a pool.
     parallel: bool,
     /// Set at the deadline: every search returns at once, storing nothing.
@@ -109,12 +159,12 @@ pub(super) struct Shared {
 
 impl Shared {
     /// `parallel` only inside a thread pool: a split hands work to the pool's threads.
-    pub fn new(empties: u32, parallel: bool) -> Shared {
+    /// `ordering` orders moves far from the end.
+    pub fn new(empties: u32, parallel: bool, ordering: EndgameOrdering) -> Shared {
         Shared {
             // 2^22 entries (96 MiB) from 20 empties up; smaller solves need less.
             table: lend((empties + 2).clamp(10, 22)),
-            heuristic: WeightedSum::named("heuristic", "othello", &[])
-                .expect("Othello's heuristic is built in"),
+            ordering,
             parallel,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -505,8 +555,8 @@ impl<'s> Searcher<'s> {
     }
 
     /// Puts the moves in `moves` into `into`, keyed for ordering: the table's best move
-    /// `hint` first, then, from [`PROBE_EMPTIES`] up, by a shallow heuristic search of
-    /// each, and below that fastest first ([`fastest_first`]). The table's move cuts off
+    /// `hint` first, then fastest first ([`fastest_first`]), far from the end
+    /// with the ranking of a shallow search of each added. The table's move cuts off
     /// nearly always, so when there is one the others are keyed, and below
     /// [`ETC_EMPTIES`] even made, only once it has failed to ([`Moves::unkeyed`]): the
     /// order, and so the tree, is the same.
@@ -525,21 +575,34 @@ impl<'s> Searcher<'s> {
             return;
         }
         self.add_children(into, own, opp, moves, empties);
-        if hint == NO_MOVE && empties >= PROBE_EMPTIES {
+        fastest_first(into, own, opp);
+        if hint == NO_MOVE && empties >= self.shared.ordering.from_empties {
             // A position searched before has its best move from the table: the costly
             // probes are only for the others.
-            for child in &mut into.list {
+            self.add_probe_ranks(into, own, opp);
+        }
+    }
+
+    /// Adds to each move's key [`PROBE_RANK_WEIGHT`] for every move whose shallow probe
+    /// values it better (ties share a place).
+    fn add_probe_ranks(&mut self, into: &mut Moves, own: u64, opp: u64) {
+        let values: ArrayVec<f32, 32> = into
+            .list
+            .iter()
+            .map(|child| {
                 let (next_own, next_opp) = child.after(own, opp);
                 // The opponent moves next: their value, lowest first.
                 let position = Othello::from_discs(next_own, next_opp, Player::First)
                     .expect("the two sides' discs are disjoint");
-                let probe = search(&position, PROBE_DEPTH, &self.shared.heuristic);
+                let ordering = &self.shared.ordering;
+                let probe = search(&position, ordering.depth, &*ordering.evaluator);
                 self.nodes += probe.nodes;
-                let value = probe.value.clamp(-HEURISTIC_BOUND, HEURISTIC_BOUND);
-                child.key = (1.0 + HEURISTIC_BOUND + value) as u32;
-            }
-        } else {
-            fastest_first(into, own, opp);
+                probe.value
+            })
+            .collect();
+        for (child, value) in into.list.iter_mut().zip(&values) {
+            let better = values.iter().filter(|other| *other < value).count() as u32;
+            child.key += PROBE_RANK_WEIGHT * better;
         }
     }
 
