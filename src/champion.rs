@@ -3,13 +3,16 @@
 //! search whose depth bound a stored depth must keep.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::eval::neural::{NeuralEvaluator, NeuralInput};
+use crate::games::othello::Othello;
 use crate::nn::{Architecture, Topology, check_weights};
 use crate::persist::{self, FileKind, PersistError};
 use crate::search::MAX_DEPTH;
+use crate::search::endgame::EndgameOrdering;
 
 /// A trained network saved to play: its architecture and chromosome, the search depth it
 /// was trained at, and where it came from.
@@ -58,6 +61,34 @@ impl From<ChampionV1> for Champion {
             test_win_rate: None,
         }
     }
+}
+
+/// The shipped Othello champion's file (`populations/othello/champion.evo`), built into
+/// the library so that every front end orders the endgame solver by it, from any
+/// directory: a trained network orders far better than the heuristic (FFO #40–#49: 1.5 G
+/// nodes against 2.4 G; docs/measurements.md).
+static SHIPPED_OTHELLO: &[u8] = include_bytes!("../populations/othello/champion.evo");
+
+/// What every front end orders the Othello endgame solver by unless told otherwise.
+pub const ENDGAME_ORDERING_DEFAULT: &str = "shipped";
+
+/// The ordering of the Othello endgame solver's moves that `choice` names, alike in every
+/// front end: `shipped` (the shipped champion, built in), `heuristic`, or the path of an
+/// Othello champion's file.
+pub fn endgame_ordering(choice: &str) -> Result<EndgameOrdering, PersistError> {
+    let game = Othello::start();
+    let champion = match choice {
+        "heuristic" => return Ok(EndgameOrdering::heuristic()),
+        "shipped" => Champion::read_for(
+            Path::new("the shipped Othello champion built into evoboard"),
+            SHIPPED_OTHELLO,
+            &game,
+        )?,
+        path => Champion::load_for(Path::new(path), &game)?,
+    };
+    Ok(EndgameOrdering::network(Arc::new(
+        champion.evaluator(&game),
+    )))
 }
 
 impl Champion {
@@ -204,6 +235,19 @@ impl Champion {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn endgame_orderings_are_named_alike_everywhere() {
+        let shipped = format!("{:?}", endgame_ordering(ENDGAME_ORDERING_DEFAULT).unwrap());
+        assert!(shipped.contains("depth: 1"), "{shipped}");
+        let heuristic = format!("{:?}", endgame_ordering("heuristic").unwrap());
+        assert!(heuristic.contains("depth: 3"), "{heuristic}");
+        let missing = endgame_ordering("no/such/champion.evo").unwrap_err();
+        assert!(
+            missing.to_string().contains("no/such/champion.evo"),
+            "{missing}"
+        );
+    }
     use crate::nn::{Topology, TupleSpec};
 
     fn champion(architecture: Architecture, genes: Vec<f32>) -> Champion {

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::endgame_ordering::{ORDER_BY_DEFAULT, ORDER_BY_HELP, endgame_ordering};
+use crate::endgame_ordering::{ORDER_BY_HELP, ordering_flag};
 use crate::error::{BadInput, CliError, CliResult};
 use evoboard::arena::{AgentSpec, SearchAgent, random_openings};
 use evoboard::eval::NamedEvaluators;
@@ -220,7 +220,7 @@ fn measure_generation<G: NamedEvaluators>(start: &G, repeats: u16) -> CliResult 
 pub fn endgame(args: &BenchArgs) -> CliResult {
     let count = usize::from(args.endgame.unwrap_or(5));
     let positions = &ffo_positions()[..count];
-    let ordering = endgame_ordering(args.order_by.as_deref().unwrap_or(ORDER_BY_DEFAULT))?;
+    let ordering = ordering_flag(args.order_by.as_deref())?;
     let mut totals = [0.0f64; 2];
     for position in positions {
         let mut line = format!(

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::common::{MAX_THREADS, configure_threads};
-use crate::endgame_ordering::{ORDER_BY_DEFAULT, ORDER_BY_HELP, endgame_ordering};
+use crate::endgame_ordering::{ORDER_BY_HELP, ordering_flag};
 use crate::error::{BadInput, CliResult};
 use evoboard::games::mancala::{Kalah, MAX_PITS, Pit};
 use evoboard::games::othello::Othello;
@@ -130,7 +130,7 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
         return Err(BadInput("--pits, --seeds and --empty-capture are for kalah".into()).into());
     }
     let game = Othello::from_position_string(position)?;
-    let ordering = endgame_ordering(args.order_by.as_deref().unwrap_or(ORDER_BY_DEFAULT))?;
+    let ordering = ordering_flag(args.order_by.as_deref())?;
     let clock = Instant::now();
     let defaults = EndgameOptions::default();
     let options = EndgameOptions {

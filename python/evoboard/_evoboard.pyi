@@ -112,6 +112,7 @@ def solve(
     table_mb: int = ...,
     position: Optional[str] = ...,
     time_limit: Optional[float] = ...,
+    order_by: str = ...,
 ) -> Dict[str, Any]: ...
 def evolve(
     game: Optional[GameLike] = ...,

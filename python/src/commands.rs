@@ -16,6 +16,7 @@ use evoboard::arena::{
     Agent, AgentSpec, Forfeits, LEAGUE_GAMES, LEAGUE_OPPONENT, MAX_SERIES_GAMES, SeriesConfig,
     SeriesStats, league_agents, league_series, panel_opponents, play_panel, play_series,
 };
+use evoboard::champion::{ENDGAME_ORDERING_DEFAULT, endgame_ordering};
 use evoboard::games::{Game, GameName, Notation};
 use evoboard::search::endgame::{EndgameOptions, solve_endgame_within};
 use evoboard::statistics::rate;
@@ -377,10 +378,12 @@ pub fn perft(
 /// Exact values, as `evoboard solve`. `game="kalah"` with `pits` and `seeds` (and
 /// `empty_capture`, `table_mb`): the first player's final store margin under perfect
 /// play and a best first move (searched on rayon's threads). `game="othello"` with `position` (at most 30 empty squares; `time_limit` in
-/// seconds raises EvoboardError when it runs out): the final disc difference for the side
-/// to move and a best move. Returns a dict.
+/// seconds raises EvoboardError when it runs out; `order_by` as `--order-by`: "shipped",
+/// "heuristic" or a champion file's path, which orders the moves and so changes only the
+/// nodes and time): the final disc difference for the side to move and a best move.
+/// Returns a dict.
 #[pyfunction]
-#[pyo3(signature = (game, *, pits = None, seeds = None, empty_capture = false, table_mb = 3600, position = None, time_limit = None))]
+#[pyo3(signature = (game, *, pits = None, seeds = None, empty_capture = false, table_mb = 3600, position = None, time_limit = None, order_by = ENDGAME_ORDERING_DEFAULT))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve<'py>(
     py: Python<'py>,
@@ -391,10 +394,13 @@ pub fn solve<'py>(
     table_mb: u64,
     position: Option<&str>,
     time_limit: Option<f64>,
+    order_by: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let clock = Instant::now();
     let report = match (crate::state::game_name(game)?, pits, seeds, position) {
-        (GameName::Kalah, Some(pits), Some(seeds), None) if time_limit.is_none() => {
+        (GameName::Kalah, Some(pits), Some(seeds), None)
+            if time_limit.is_none() && order_by == ENDGAME_ORDERING_DEFAULT =>
+        {
             let board = PyGame::new_kalah(pits, seeds, empty_capture)?;
             let Position::Kalah(start) = board.start else {
                 unreachable!("a kalah game starts with a kalah position")
@@ -421,6 +427,8 @@ pub fn solve<'py>(
         }
         (GameName::Othello, None, None, Some(text)) if !empty_capture => {
             let start = evoboard::Othello::from_position_string(text).map_err(bad_input)?;
+            let ordering =
+                endgame_ordering(order_by).map_err(|error| bad(format!("order_by: {error}")))?;
             let deadline = match time_limit {
                 Some(seconds) => Some(
                     clock
@@ -433,6 +441,7 @@ pub fn solve<'py>(
                 .detach(|| {
                     let options = EndgameOptions {
                         deadline,
+                        ordering,
                         ..EndgameOptions::default()
                     };
                     solve_endgame_within(&start, &options, &mut |_| {})

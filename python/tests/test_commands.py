@@ -1,10 +1,13 @@
 """benchmark, panel, tournament and solve: the command line's JSON fields."""
 
 import json
+import pathlib
 
 import pytest
 
 import evoboard
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_benchmark_equals_the_command_line_json(cli):
@@ -48,3 +51,18 @@ def test_solve_kalah_and_an_othello_endgame():
     assert result["empties"] == 2 and result["best"] in (None, "a2", "b1", "pass")
     with pytest.raises(ValueError):
         evoboard.solve("othello", pits=3)
+
+
+def test_an_endgame_solve_is_the_same_whatever_orders_its_moves():
+    # FFO #40 (20 empties, +38 by a2): the network's ordering searches run from 16 empties.
+    lines = (ROOT / "tests" / "data" / "ffo-40-49.tsv").read_text().splitlines()
+    ffo_40 = next(line.split("\t")[1] for line in lines if line.startswith("40\t"))
+    by_network = evoboard.solve("othello", position=ffo_40)
+    by_heuristic = evoboard.solve("othello", position=ffo_40, order_by="heuristic")
+    assert (by_network["margin"], by_network["best"]) == (38, "a2")
+    assert (by_heuristic["margin"], by_heuristic["best"]) == (38, "a2")
+    assert by_network["nodes"] != by_heuristic["nodes"]
+    with pytest.raises(ValueError, match="no/such.evo"):
+        evoboard.solve("othello", position=ffo_40, order_by="no/such.evo")
+    with pytest.raises(ValueError):
+        evoboard.solve("kalah", pits=3, seeds=3, order_by="heuristic")
