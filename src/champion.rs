@@ -235,6 +235,7 @@ impl Champion {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nn::{Topology, TupleSpec};
 
     #[test]
     fn endgame_orderings_are_named_alike_everywhere() {
@@ -248,7 +249,6 @@ mod tests {
             "{missing}"
         );
     }
-    use crate::nn::{Topology, TupleSpec};
 
     fn champion(architecture: Architecture, genes: Vec<f32>) -> Champion {
         Champion {
