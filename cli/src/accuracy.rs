@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::common::configure_threads;
+use crate::common::{configure_threads, plies_range};
 use crate::error::{BadInput, CliResult};
 use evoboard::arena::AgentSpec;
 use evoboard::arena::accuracy::{
@@ -62,22 +62,6 @@ pub struct AccuracyArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
-}
-
-/// `MIN..MAX`, MIN ≤ MAX ≤ 400.
-fn plies_range(text: &str) -> Result<(u32, u32), String> {
-    let (low, high) = text
-        .split_once("..")
-        .ok_or_else(|| format!("{text:?} is not MIN..MAX"))?;
-    let number = |part: &str| {
-        part.parse::<u32>()
-            .map_err(|_| format!("{part:?} in {text:?} is not a number of plies"))
-    };
-    let (low, high) = (number(low)?, number(high)?);
-    if low > high || high > 400 {
-        return Err(format!("{text:?}: MIN..MAX with MIN ≤ MAX ≤ 400"));
-    }
-    Ok((low, high))
 }
 
 pub fn run(args: &AccuracyArgs) -> CliResult {

@@ -12,7 +12,8 @@ use crate::launch::check_spreads;
 use crate::setting_flags::document_defaults;
 use crate::{
     accuracy, bench, benchmark, blend, calibrate, distill, evolve, experiment, gifford, glance,
-    gtp, nboard, panel, perft, plans, play, plot, profile, prune, ratings, show, solve, tournament,
+    gtp, nboard, panel, perft, plans, play, plot, profile, prune, ratings, sample, show, solve,
+    tournament,
 };
 use evoboard::evolve::config::{EvolveConfig, Preset};
 
@@ -112,6 +113,13 @@ enum Command {
         #[command(flatten)]
         args: profile::ProfileArgs,
     },
+    Sample {
+        /// Game to play.
+        #[arg(long, value_parser = game_parser())]
+        game: GameName,
+        #[command(flatten)]
+        args: sample::SampleArgs,
+    },
     /// The Congkak report's question: does a network as forward pruning speed up minimax, at
     /// what cost?
     Prune(prune::PruneArgs),
@@ -174,6 +182,7 @@ fn run(cli: Cli) -> CliResult {
             with_game!(game, |start| tournament::run(start, &args))
         }
         Command::Profile { game, args } => with_game!(game, |start| profile::run(start, &args)),
+        Command::Sample { game, args } => with_game!(game, |start| sample::run(start, &args)),
         Command::Prune(args) => prune::run(&args),
         Command::Gifford(args) => gifford::run(&args),
         Command::Solve(args) => solve::run(&args),

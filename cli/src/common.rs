@@ -99,6 +99,22 @@ pub(crate) fn even_games(text: &str) -> Result<u32, String> {
     Ok(games)
 }
 
+/// `MIN..MAX`, MIN ≤ MAX ≤ 400.
+pub(crate) fn plies_range(text: &str) -> Result<(u32, u32), String> {
+    let (low, high) = text
+        .split_once("..")
+        .ok_or_else(|| format!("{text:?} is not MIN..MAX"))?;
+    let number = |part: &str| {
+        part.parse::<u32>()
+            .map_err(|_| format!("{part:?} in {text:?} is not a number of plies"))
+    };
+    let (low, high) = (number(low)?, number(high)?);
+    if low > high || high > 400 {
+        return Err(format!("{text:?}: MIN..MAX with MIN ≤ MAX ≤ 400"));
+    }
+    Ok((low, high))
+}
+
 /// Most games a command plays per series: a guard against typos that would run for days.
 pub const MAX_GAMES: i64 = evoboard::arena::MAX_SERIES_GAMES as i64;
 

@@ -34,6 +34,7 @@ mod plot;
 mod profile;
 mod prune;
 mod ratings;
+mod sample;
 #[cfg(feature = "serve")]
 mod serve;
 mod setting_flags;

@@ -234,7 +234,7 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
     );
     assert_eq!(
         common::bad_input(&["solve", "--game", "othello"]),
-        "error: solve --game othello needs --position (at most 30 empty squares)"
+        "error: solve --game othello needs --position or --positions (at most 30 empty squares each)"
     );
     assert_eq!(
         common::bad_input(&[
@@ -250,7 +250,7 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
     );
     assert_eq!(
         common::bad_input(&["solve", "--game", "kalah", "--pits", "4"]),
-        "error: solve --game kalah needs --pits and --seeds, and takes no --position, --time-limit or --order-by"
+        "error: solve --game kalah needs --pits and --seeds, and takes no --position, --positions, --time-limit or --order-by"
     );
     let refused = common::bad_input(&[
         "solve",
@@ -262,6 +262,115 @@ fn the_solve_command_refuses_what_it_cannot_solve() {
         "no/such/champion.evo",
     ]);
     assert!(refused.contains("no/such/champion.evo"), "{refused}");
+}
+
+#[test]
+fn the_solve_command_solves_a_file_of_positions_line_by_line() {
+    let games = late_positions(2);
+    let dir = common::temp_dir("solve-positions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("endgames.txt");
+    let text = format!(
+        "# two late positions\n{}\n\n{}\n",
+        games[0].to_position_string(),
+        games[1].to_position_string()
+    );
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    let output = common::stdout_of(&["solve", "--game", "othello", "--positions", path]);
+    let lines: Vec<&str> = output.lines().collect();
+    assert_eq!(lines.len(), 3, "{output}");
+    for (line, (number, game)) in lines.iter().zip([(2, &games[0]), (4, &games[1])]) {
+        let expected = format!("line {number}: othello, ");
+        let value = format!(": {:+} for ", brute_force(game));
+        assert!(
+            line.starts_with(&expected) && line.contains(&value),
+            "{line}"
+        );
+    }
+    // The total is the sum of the lines' nodes.
+    let nodes = |line: &str| -> u64 {
+        let (_, after) = line.split_once(" — ").unwrap_or(("", line));
+        after.split(' ').next().unwrap().parse().unwrap()
+    };
+    let total = lines[2].strip_prefix("2 positions: ").expect(lines[2]);
+    assert_eq!(nodes(total), nodes(lines[0]) + nodes(lines[1]), "{output}");
+
+    // Every line is checked before any is solved, and a bad one is named.
+    let start = Othello::start().to_position_string();
+    let refused = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        common::bad_input(&["solve", "--game", "othello", "--positions", path])
+    };
+    let first = games[0].to_position_string();
+    assert_eq!(
+        refused(&format!("{first}\n{start}\n")),
+        format!("error: {path} line 2: 60 empty squares (the solver takes at most 30)")
+    );
+    assert!(
+        refused(&format!("{first}\nXO\n")).starts_with(&format!("error: {path} line 2: ")),
+        "a malformed line is named"
+    );
+    assert_eq!(
+        refused("# nothing\n"),
+        format!("error: {path} holds no position")
+    );
+    assert!(
+        common::bad_input(&[
+            "solve",
+            "--game",
+            "othello",
+            "--positions",
+            path,
+            "--position",
+            &first
+        ])
+        .contains("cannot be used with"),
+        "--position and --positions are one or the other"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_positions_file_out_of_time_reports_every_line_and_fails() {
+    // FFO #49 takes many seconds; a late position of 9 empties, milliseconds.
+    let ffo = ffo_positions().pop().unwrap().game;
+    let late = late_positions(1).remove(0);
+    let dir = common::temp_dir("solve-positions-out-of-time");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("endgames.txt");
+    let text = format!(
+        "{}\n{}\n",
+        ffo.to_position_string(),
+        late.to_position_string()
+    );
+    std::fs::write(&file, text).unwrap();
+    let output = common::evoboard(&[
+        "solve",
+        "--game",
+        "othello",
+        "--positions",
+        file.to_str().unwrap(),
+        "--time-limit",
+        "0.5",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let out = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("line 1: no exact value within the time limit"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains(&format!(": {:+} for ", brute_force(&late))),
+        "{out}"
+    );
+    assert!(lines[2].starts_with("2 positions: "), "{out}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).lines().last(),
+        Some("error: 1 of 2 positions had no exact value within the time limit")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
