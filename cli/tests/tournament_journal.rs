@@ -13,6 +13,11 @@ use common::{bad_input, evoboard, temp_dir};
 
 /// A quick tournament of `seed` whose per-agent table goes to `csv`.
 fn tournament(seed: &str, csv: &Path, journal: Option<&Path>) -> Vec<String> {
+    tournament_of("6", seed, csv, journal)
+}
+
+/// [`tournament`] of `games` a pair.
+fn tournament_of(games: &str, seed: &str, csv: &Path, journal: Option<&Path>) -> Vec<String> {
     let mut args: Vec<String> = [
         "tournament",
         "--game",
@@ -20,7 +25,7 @@ fn tournament(seed: &str, csv: &Path, journal: Option<&Path>) -> Vec<String> {
         "--agents",
         "heuristic:1,heuristic:2,random",
         "--games",
-        "6",
+        games,
         "--seed",
         seed,
         "--ratings",
@@ -94,6 +99,59 @@ fn a_journal_cut_anywhere_resumes_to_the_tables_of_a_tournament_never_stopped() 
     assert!(run(&tournament("5", &csv, Some(&journal))).status.success());
     assert_eq!(std::fs::read(&journal).unwrap(), before);
     assert_eq!(table(&csv), unstopped);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_journal_grows_to_more_games_a_pair_without_playing_its_games_again() {
+    let dir = temp_dir("journal-grows");
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("table.csv");
+    assert!(run(&tournament_of("10", "5", &csv, None)).status.success());
+    let unstopped = table(&csv);
+    let journal = dir.join("games.jsonl");
+    assert!(run(&tournament("5", &csv, Some(&journal))).status.success());
+    let six = std::fs::read_to_string(&journal).unwrap();
+    let grown = run(&tournament_of("10", "5", &csv, Some(&journal)));
+    assert!(grown.status.success(), "{grown:?}");
+    assert!(
+        String::from_utf8_lossy(&grown.stderr).contains("18 games kept, going on"),
+        "{grown:?}"
+    );
+    // The games of six a pair are kept as they were, then the new count, then the games
+    // it adds; the tables are those of ten games a pair played at once.
+    assert_eq!(table(&csv), unstopped);
+    let ten = std::fs::read_to_string(&journal).unwrap();
+    assert!(ten.starts_with(&six));
+    let added: Vec<&str> = ten[six.len()..].lines().collect();
+    assert_eq!(added.len(), 1 + 3 * 4, "{ten}");
+    assert!(added[0].contains("\"games_per_pair\":10"), "{}", added[0]);
+    // Once grown, it resumes at its new count and nothing less.
+    assert!(
+        run(&tournament_of("10", "5", &csv, Some(&journal)))
+            .status
+            .success()
+    );
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), ten);
+    let fewer = refused(&tournament("5", &csv, Some(&journal)));
+    assert!(
+        fewer.ends_with("keeps a tournament of 10 games a pair, more than the 6 asked for: resume it with 10 or more"),
+        "{fewer}"
+    );
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), ten);
+    // A header line of another tournament within a journal is damage.
+    let other = six
+        .lines()
+        .next()
+        .unwrap()
+        .replace("\"seed\":5", "\"seed\":6");
+    let forged = dir.join("forged.jsonl");
+    std::fs::write(&forged, format!("{six}{other}\n")).unwrap();
+    let error = refused(&tournament_of("10", "5", &csv, Some(&forged)));
+    assert!(
+        error.ends_with("damaged at line 20: a header of another tournament"),
+        "{error}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -2,9 +2,12 @@
 //! a tournament of hours that is stopped (Ctrl-C, a lost session, a crash) resumes with the
 //! same command and plays only the games it lacks. The first line names the tournament
 //! (game, agents, games per pair, openings, seed); a journal of any other tournament, or a
-//! file that is no journal, is refused and never written to. A line cut short by a crash
-//! is the only damage repaired (it was a game not yet kept); any other bad line is an
-//! error naming it.
+//! file that is no journal, is refused and never written to. A tournament may grow: game k
+//! of a pair is the same game whatever the games per pair, so resuming with more games
+//! appends a header line with the new count and plays only the games added (a narrower
+//! interval without playing the first games again); resuming with fewer is refused. A line
+//! cut short by a crash is the only damage repaired (it was a game not yet kept); any other
+//! bad line is an error naming it.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -58,6 +61,14 @@ pub enum JournalError {
         "the journal {path} keeps another tournament ({differs} differ): resume it with its own settings, or choose another file"
     )]
     OtherTournament { path: String, differs: String },
+    #[error(
+        "the journal {path} keeps a tournament of {kept} games a pair, more than the {wanted} asked for: resume it with {kept} or more"
+    )]
+    FewerGames {
+        path: String,
+        kept: usize,
+        wanted: usize,
+    },
     #[error("the journal {path} is damaged at line {line}: {reason}")]
     Damaged {
         path: String,
@@ -127,7 +138,7 @@ impl Journal {
             journal.write_line(header)?;
             return Ok((journal, KeptGames::new()));
         }
-        let (kept, whole) = read_lines(&shown, &bytes, header)?;
+        let (kept, whole, begun_with) = read_lines(&shown, &bytes, header)?;
         if whole < bytes.len() {
             // The last line was cut short by a stop while it was written: that game was
             // never kept, and the next line must start on a line of its own.
@@ -139,6 +150,11 @@ impl Journal {
                 .file
                 .seek(SeekFrom::End(0))
                 .map_err(|e| journal.io(e))?;
+        }
+        if begun_with < header.games_per_pair {
+            // The tournament grows: the new count is kept before any game of it.
+            journal.write_line(header)?;
+            journal.file.sync_data().map_err(|e| journal.io(e))?;
         }
         Ok((journal, kept))
     }
@@ -179,13 +195,14 @@ fn journal_limit(header: &JournalHeader) -> u64 {
     lines.saturating_mul(MAX_LINE_BYTES as u64)
 }
 
-/// The kept games of a journal's `bytes` and the length of its whole lines (a last line
-/// without its newline was cut short and is left out).
+/// The kept games of a journal's `bytes`, the length of its whole lines (a last line
+/// without its newline was cut short and is left out) and the games per pair its last
+/// header line gives.
 fn read_lines<G: Describe>(
     path: &str,
     bytes: &[u8],
     wanted: &JournalHeader,
-) -> Result<(KeptGames<G>, usize), JournalError> {
+) -> Result<(KeptGames<G>, usize, usize), JournalError> {
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let mut lines = bytes[..whole].split(|&b| b == b'\n');
     let not_a_journal = |reason: String| JournalError::NotAJournal {
@@ -201,13 +218,18 @@ fn read_lines<G: Describe>(
     if header.format != JOURNAL_FORMAT {
         return Err(not_a_journal(format!("it is of format {}", header.format)));
     }
-    let differs = differences(&header, wanted);
+    // More games a pair than the journal was begun with is the same tournament, grown.
+    let differs: Vec<_> = differences(&header, wanted)
+        .into_iter()
+        .filter(|&name| name != "the games per pair")
+        .collect();
     if !differs.is_empty() {
         return Err(JournalError::OtherTournament {
             path: path.to_string(),
             differs: differs.join(", "),
         });
     }
+    let mut games_per_pair = header.games_per_pair;
     let mut kept = KeptGames::new();
     for (index, line) in lines.enumerate() {
         let number = index + 2;
@@ -222,8 +244,21 @@ fn read_lines<G: Describe>(
         if line.len() > MAX_LINE_BYTES {
             return Err(damaged(format!("longer than {MAX_LINE_BYTES} bytes")));
         }
-        let entry: Line<GameRecord<G>> =
-            serde_json::from_slice(line).map_err(|error| damaged(error.to_string()))?;
+        let entry: Line<GameRecord<G>> = match serde_json::from_slice(line) {
+            Ok(entry) => entry,
+            Err(error) => match serde_json::from_slice::<JournalHeader>(line) {
+                // A tournament grown to more games a pair, and nothing else changed.
+                Ok(grown)
+                    if grown.games_per_pair >= games_per_pair
+                        && differences(&header, &grown).as_slice() == ["the games per pair"] =>
+                {
+                    games_per_pair = grown.games_per_pair;
+                    continue;
+                }
+                Ok(_) => return Err(damaged("a header of another tournament".into())),
+                Err(_) => return Err(damaged(error.to_string())),
+            },
+        };
         let [first, second] = entry.pair;
         if first >= second || second >= wanted.agents.len() {
             return Err(damaged(format!(
@@ -232,10 +267,10 @@ fn read_lines<G: Describe>(
                 entry.pair
             )));
         }
-        if entry.game >= wanted.games_per_pair {
+        if entry.game >= games_per_pair {
             return Err(damaged(format!(
-                "game {} of a pair playing {}",
-                entry.game, wanted.games_per_pair
+                "game {} of a pair playing {games_per_pair}",
+                entry.game
             )));
         }
         entry.record.check_ending().map_err(damaged)?;
@@ -249,7 +284,14 @@ fn read_lines<G: Describe>(
             )));
         }
     }
-    Ok((kept, whole))
+    if games_per_pair > wanted.games_per_pair {
+        return Err(JournalError::FewerGames {
+            path: path.to_string(),
+            kept: games_per_pair,
+            wanted: wanted.games_per_pair,
+        });
+    }
+    Ok((kept, whole, games_per_pair))
 }
 
 /// The names of the settings in which `found` differs from `wanted`.
