@@ -112,7 +112,7 @@ def solve(
     table_mb: int = ...,
     position: Optional[str] = ...,
     time_limit: Optional[float] = ...,
-    order_by: str = ...,
+    order_by: Optional[str] = ...,
 ) -> Dict[str, Any]: ...
 def evolve(
     game: Optional[GameLike] = ...,

@@ -379,11 +379,12 @@ pub fn perft(
 /// `empty_capture`, `table_mb`): the first player's final store margin under perfect
 /// play and a best first move (searched on rayon's threads). `game="othello"` with `position` (at most 30 empty squares; `time_limit` in
 /// seconds raises EvoboardError when it runs out; `order_by` as `--order-by`: "shipped",
-/// "heuristic" or a champion file's path, which orders the moves and so changes only the
-/// nodes and time): the final disc difference for the side to move and a best move.
+/// the default, "heuristic" or a champion file's path, which orders the moves and so
+/// changes only the nodes and time): the final disc difference for the side to move and a
+/// best move.
 /// Returns a dict.
 #[pyfunction]
-#[pyo3(signature = (game, *, pits = None, seeds = None, empty_capture = false, table_mb = 3600, position = None, time_limit = None, order_by = ENDGAME_ORDERING_DEFAULT))]
+#[pyo3(signature = (game, *, pits = None, seeds = None, empty_capture = false, table_mb = 3600, position = None, time_limit = None, order_by = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve<'py>(
     py: Python<'py>,
@@ -394,12 +395,13 @@ pub fn solve<'py>(
     table_mb: u64,
     position: Option<&str>,
     time_limit: Option<f64>,
-    order_by: &str,
+    order_by: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let clock = Instant::now();
     let report = match (crate::state::game_name(game)?, pits, seeds, position) {
+        // Kalah takes no `order_by`, not even the default's name, as `solve --game kalah`.
         (GameName::Kalah, Some(pits), Some(seeds), None)
-            if time_limit.is_none() && order_by == ENDGAME_ORDERING_DEFAULT =>
+            if time_limit.is_none() && order_by.is_none() =>
         {
             let board = PyGame::new_kalah(pits, seeds, empty_capture)?;
             let Position::Kalah(start) = board.start else {
@@ -427,8 +429,8 @@ pub fn solve<'py>(
         }
         (GameName::Othello, None, None, Some(text)) if !empty_capture => {
             let start = evoboard::Othello::from_position_string(text).map_err(bad_input)?;
-            let ordering =
-                endgame_ordering(order_by).map_err(|error| bad(format!("order_by: {error}")))?;
+            let ordering = endgame_ordering(order_by.unwrap_or(ENDGAME_ORDERING_DEFAULT))
+                .map_err(|error| bad(format!("order_by: {error}")))?;
             let deadline = match time_limit {
                 Some(seconds) => Some(
                     clock
@@ -460,7 +462,7 @@ pub fn solve<'py>(
         }
         _ => {
             return Err(bad(
-                "solve kalah with pits and seeds (and empty_capture, table_mb), or othello with position (and time_limit)",
+                "solve kalah with pits and seeds (and empty_capture, table_mb), or othello with position (and time_limit, order_by)",
             ));
         }
     };

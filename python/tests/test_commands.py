@@ -64,5 +64,8 @@ def test_an_endgame_solve_is_the_same_whatever_orders_its_moves():
     assert by_network["nodes"] != by_heuristic["nodes"]
     with pytest.raises(ValueError, match="no/such.evo"):
         evoboard.solve("othello", position=ffo_40, order_by="no/such.evo")
-    with pytest.raises(ValueError):
-        evoboard.solve("kalah", pits=3, seeds=3, order_by="heuristic")
+    # Kalah takes no order_by, not even the Othello default's name.
+    for order_by in ["heuristic", "shipped"]:
+        with pytest.raises(ValueError):
+            evoboard.solve("kalah", pits=3, seeds=3, order_by=order_by)
+    assert evoboard.solve("kalah", pits=3, seeds=3)["first_player_margin"] is not None
