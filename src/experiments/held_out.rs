@@ -21,8 +21,9 @@ use crate::experiments::{ExperimentError, read_kept, write_kept};
 pub struct HeldOutResult {
     pub variant: String,
     pub seed: u64,
-    /// The evaluation measure that chose the run, the variants it chose among (none
-    /// named: every one), and the run's value of it.
+    /// The evaluation measure that chose the run (or its targets, and then the value is
+    /// the run's smallest margin over them), the variants it chose among (none named: every
+    /// one), and the run's value of it.
     pub chosen_by: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub among: Vec<String>,
@@ -63,23 +64,30 @@ impl HeldOutMeasure {
     }
 }
 
-/// The run with the highest value of `measure`, the first in `runs`' order on a tie,
-/// among the runs of the variants `among` names (of every variant if it names none); runs
-/// without that measure are passed over. `None` when no run has it.
-pub fn choose<'a>(
-    runs: &'a [RunMeasures],
-    measure: &str,
-    among: &[String],
-) -> Option<(&'a RunMeasures, f64)> {
+/// The run `held_out` chooses among `runs`: the highest of its measure `choose_by`, or of
+/// its smallest margin over the `targets` (value less target), the first in `runs`' order
+/// on a tie, among the runs of the variants `among` names (of every variant if it names
+/// none); runs without a measure it needs are passed over. `None` when no run has them.
+pub fn choose<'a>(runs: &'a [RunMeasures], held_out: &HeldOut) -> Option<(&'a RunMeasures, f64)> {
     let mut best: Option<(&RunMeasures, f64)> = None;
+    let among = &held_out.among;
     let eligible = |run: &&RunMeasures| among.is_empty() || among.contains(&run.variant);
     for run in runs.iter().filter(eligible) {
-        let Some(value) = run
-            .measures
-            .iter()
-            .find(|m| m.measure == measure)
-            .map(|m| m.value)
-        else {
+        let value_of = |measure: &str| {
+            run.measures
+                .iter()
+                .find(|m| m.measure == measure)
+                .map(|m| m.value)
+        };
+        let value = match &held_out.choose_by {
+            Some(measure) => value_of(measure),
+            None => held_out
+                .targets
+                .iter()
+                .map(|(measure, target)| value_of(measure).map(|value| value - target))
+                .try_fold(f64::INFINITY, |low, margin| margin.map(|m| low.min(m))),
+        };
+        let Some(value) = value else {
             continue;
         };
         if best.is_none_or(|(_, top)| value > top) {
@@ -87,6 +95,24 @@ pub fn choose<'a>(
         }
     }
     best
+}
+
+/// How `held_out` chooses, in words: its measure, or its targets and the margin ranked.
+pub fn choice_rule(held_out: &HeldOut) -> String {
+    match &held_out.choose_by {
+        Some(measure) => measure.clone(),
+        None => {
+            let targets: Vec<String> = held_out
+                .targets
+                .iter()
+                .map(|(measure, target)| format!("{measure} ≥ {target}"))
+                .collect();
+            format!(
+                "the smallest margin (value less target) over {}",
+                targets.join(", ")
+            )
+        }
+    }
 }
 
 /// Takes the plan's held-out measures of the run validation chose among `runs`, unless an
@@ -102,7 +128,7 @@ pub fn measure_held_out<G: NamedEvaluators>(
     let Some(held_out) = &plan.held_out else {
         return Ok(None);
     };
-    let Some((chosen, validation)) = choose(runs, &held_out.choose_by, &held_out.among) else {
+    let Some((chosen, validation)) = choose(runs, held_out) else {
         return Ok(None);
     };
     let file = experiment.held_out_file();
@@ -124,7 +150,9 @@ pub fn measure_held_out<G: NamedEvaluators>(
     }
     eprintln!(
         "held-out measures of {} seed {} (chosen by {}: {validation:.3})",
-        chosen.variant, chosen.seed, held_out.choose_by
+        chosen.variant,
+        chosen.seed,
+        choice_rule(held_out)
     );
     let run_dir = experiment.run_dir(&chosen.variant, chosen.seed);
     let run = RunLabel {
@@ -147,7 +175,7 @@ pub fn measure_held_out<G: NamedEvaluators>(
     let result = HeldOutResult {
         variant: chosen.variant.clone(),
         seed: chosen.seed,
-        chosen_by: held_out.choose_by.clone(),
+        chosen_by: choice_rule(held_out),
         among: held_out.among.clone(),
         validation,
         champion_generation: chosen.champion_generation,
@@ -257,6 +285,17 @@ mod tests {
         }
     }
 
+    fn by(measure: &str, among: &[&str]) -> HeldOut {
+        HeldOut {
+            choose_by: Some(measure.to_string()),
+            targets: Default::default(),
+            among: among.iter().map(|name| name.to_string()).collect(),
+            benchmark: Vec::new(),
+            league: None,
+            panel: None,
+        }
+    }
+
     #[test]
     fn validation_chooses_the_highest_value_and_the_first_of_a_tie_among_the_variants_named() {
         let runs = [
@@ -265,17 +304,53 @@ mod tests {
             run("a", 2, None),
             run("b", 2, Some(0.95)),
         ];
-        let (chosen, value) = choose(&runs, "league", &[]).unwrap();
+        let (chosen, value) = choose(&runs, &by("league", &[])).unwrap();
         assert_eq!(
             (chosen.variant.as_str(), chosen.seed, value),
             ("b", 1, 0.95)
         );
-        let (chosen, value) = choose(&runs, "league", &["a".to_string()]).unwrap();
+        let (chosen, value) = choose(&runs, &by("league", &["a"])).unwrap();
         assert_eq!(
             (chosen.variant.as_str(), chosen.seed, value),
             ("a", 1, 0.90)
         );
-        assert!(choose(&runs, "vs heuristic:2", &[]).is_none());
+        assert!(choose(&runs, &by("vs heuristic:2", &[])).is_none());
+    }
+
+    #[test]
+    fn targets_choose_the_run_whose_worst_shortfall_is_smallest() {
+        let with = |variant: &str, league: f64, depth_two: Option<f64>| {
+            let mut run = run(variant, 1, Some(league));
+            run.measures.extend(depth_two.map(|value| Measured {
+                measure: "vs heuristic:2".to_string(),
+                value,
+                games: 100,
+            }));
+            run
+        };
+        // a is best at the League, b at depth 2, c short of both by the least.
+        let runs = [
+            with("a", 0.97, Some(0.80)),
+            with("b", 0.85, Some(0.99)),
+            with("c", 0.94, Some(0.95)),
+            with("d", 0.99, None),
+        ];
+        let mut held_out = by("league", &[]);
+        held_out.choose_by = None;
+        held_out.targets = [
+            ("league".to_string(), 0.96),
+            ("vs heuristic:2".to_string(), 0.97),
+        ]
+        .into_iter()
+        .collect();
+        let (chosen, margin) = choose(&runs, &held_out).unwrap();
+        assert_eq!(chosen.variant, "c");
+        assert!((margin - -0.02).abs() < 1e-12, "{margin}");
+        assert_eq!(
+            choice_rule(&held_out),
+            "the smallest margin (value less target) over league ≥ 0.96, vs heuristic:2 ≥ 0.97"
+        );
+        assert_eq!(choice_rule(&by("league", &[])), "league");
     }
 
     #[test]

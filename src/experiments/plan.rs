@@ -30,6 +30,8 @@
 //! settings a run would refuse, a variant that changes nothing, or an evaluation seed that
 //! is also a run seed (the measures must be held out from training).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::eval::NamedEvaluators;
@@ -165,15 +167,20 @@ pub struct Evaluation {
 }
 
 /// The test after validation: the run whose champion scores highest on the evaluation
-/// measure `choose_by` (the first in plan order on a tie; only the variants `among` names,
-/// if it names any) is measured again on games of
-/// seeds that neither the runs nor the evaluation use. Validation chooses, so its winner's
-/// validation figure is flattered by the choice; these measures are not, and are the
-/// figures to quote.
+/// measure `choose_by`, or, for a player wanted good at several measures at once, the run
+/// nearest to meeting every one of `targets` (the highest of its smallest margin, value
+/// less target, over them), is measured again on games of seeds that neither the runs nor
+/// the evaluation use (the first in plan order on a tie; only the variants `among` names,
+/// if it names any). Validation chooses, so its winner's validation figure is flattered by
+/// the choice; these measures are not, and are the figures to quote.
 #[derive(Clone, Debug, Deserialize, PartialEq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct HeldOut {
-    pub choose_by: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choose_by: Option<String>,
+    /// Evaluation measures and the value each should reach (one of these or `choose_by`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub targets: BTreeMap<String, f64>,
     #[serde(default)]
     pub among: Vec<String>,
     #[serde(default)]
@@ -515,11 +522,29 @@ impl HeldOut {
             return invalid(format!("held_out.among: no variant named '{unknown}'"));
         }
         let validation = evaluation.measure_names();
-        if !validation.contains(&self.choose_by) {
+        let named: Vec<(&str, &String)> = match (&self.choose_by, self.targets.is_empty()) {
+            (Some(measure), true) => vec![("held_out.choose_by", measure)],
+            (None, false) => self
+                .targets
+                .keys()
+                .map(|measure| ("held_out.targets", measure))
+                .collect(),
+            _ => {
+                return invalid(
+                    "held_out: choose the run by one measure (choose_by) or by targets, one of the two"
+                        .into(),
+                );
+            }
+        };
+        if let Some((key, measure)) = named.iter().find(|(_, m)| !validation.contains(m)) {
             return invalid(format!(
-                "held_out.choose_by: '{}' is not a measure of the evaluation ({})",
-                self.choose_by,
+                "{key}: '{measure}' is not a measure of the evaluation ({})",
                 validation.join(", ")
+            ));
+        }
+        if let Some((measure, target)) = self.targets.iter().find(|(_, t)| !t.is_finite()) {
+            return invalid(format!(
+                "held_out.targets: '{measure}' = {target} is not a number"
             ));
         }
         if self.measure_names().is_empty() {
@@ -804,6 +829,44 @@ mod tests {
         assert!(
             trained.contains(&format!("seeds: seed {reserved} is held out for othello")),
             "{trained}"
+        );
+    }
+
+    /// The held-out run is chosen by one measure or by targets, each an evaluation measure.
+    #[test]
+    fn a_held_out_choice_names_one_measure_or_targets_of_the_evaluation() {
+        let plan = |choice: &str| {
+            let text = format!(
+                "game = \"othello\"\nseeds = [1]\n[base]\npreset = \"cmaes\"\n[variants.a]\n\
+                 [[evaluation.benchmark]]\nopponent = \"heuristic:1\"\ngames = 10\nseed = 777\n\
+                 [evaluation.league]\nseed = 4242\n\
+                 [held_out]\n{choice}\n\
+                 [[held_out.benchmark]]\nopponent = \"heuristic:2\"\ngames = 10\nseed = 9\n"
+            );
+            PlanFile::parse(&text)
+                .and_then(|plan| plan.resolve(&Othello::start()))
+                .map(|_| ())
+                .map_err(|error| error.to_string())
+        };
+        let targets = "[held_out.targets]\nleague = 0.96\n\"vs heuristic:1\" = 0.9";
+        assert_eq!(plan(targets), Ok(()));
+        assert_eq!(plan("choose_by = \"league\""), Ok(()));
+        let one_of_two =
+            "held_out: choose the run by one measure (choose_by) or by targets, one of the two";
+        assert!(plan("").unwrap_err().contains(one_of_two));
+        let both = format!("choose_by = \"league\"\n{targets}");
+        assert!(plan(&both).unwrap_err().contains(one_of_two));
+        let unknown = plan("[held_out.targets]\n\"vs heuristic:3\" = 0.5").unwrap_err();
+        assert!(
+            unknown.contains(
+                "held_out.targets: 'vs heuristic:3' is not a measure of the evaluation (vs heuristic:1, league)"
+            ),
+            "{unknown}"
+        );
+        let infinite = plan("[held_out.targets]\nleague = inf").unwrap_err();
+        assert!(
+            infinite.contains("'league' = inf is not a number"),
+            "{infinite}"
         );
     }
 }
