@@ -112,7 +112,7 @@ fn solve_kalah(args: &SolveArgs) -> CliResult {
         .best_pit
         .map_or("none".to_string(), |pit| game.format_move(Pit(pit as u8)));
     println!(
-        "kalah({pits},{seeds}){}: {verdict}, best first move {best} — {} nodes, {} table entries, {threads} thread{}, {seconds:.2} s",
+        "kalah({pits},{seeds}){}: {verdict}, best first move {best} — {} nodes, {} table entries, {}, {seconds:.2} s",
         if args.empty_capture {
             " empty-capture"
         } else {
@@ -120,7 +120,7 @@ fn solve_kalah(args: &SolveArgs) -> CliResult {
         },
         solution.nodes,
         solution.table_entries,
-        if threads == 1 { "" } else { "s" },
+        threads_text(threads),
     );
     Ok(())
 }
@@ -182,11 +182,10 @@ fn solve_othello(args: &SolveArgs) -> CliResult {
     }
     if args.positions.is_some() {
         println!(
-            "{} positions: {nodes} nodes, {seconds:.2} s, {:.1} M nodes/s on {} thread{}",
+            "{} positions: {nodes} nodes, {seconds:.2} s, {:.1} M nodes/s on {}",
             games.len(),
             nodes as f64 / seconds.max(1e-9) / 1e6,
-            options.threads,
-            if options.threads == 1 { "" } else { "s" },
+            threads_text(options.threads),
         );
     }
     if unsolved > 0 {
@@ -274,16 +273,20 @@ fn solve_one(
             game.format_move(mv)
         });
     let summary = format!(
-        "othello, {side} to move, {} empties: {:+} for {side} (final disc difference, empties to the winner), best move {best} — {} nodes, {seconds:.2} s on {} thread{}",
+        "othello, {side} to move, {} empties: {:+} for {side} (final disc difference, empties to the winner), best move {best} — {} nodes, {seconds:.2} s on {}",
         game.empties().count_ones(),
         solution.margin,
         solution.nodes,
-        options.threads,
-        if options.threads == 1 { "" } else { "s" },
+        threads_text(options.threads),
     );
     Ok(Solved {
         summary,
         nodes: solution.nodes,
         seconds,
     })
+}
+
+/// "1 thread", "2 threads": how many threads a solve ran on, for its line of output.
+fn threads_text(threads: usize) -> String {
+    format!("{threads} thread{}", if threads == 1 { "" } else { "s" })
 }

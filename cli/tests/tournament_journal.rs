@@ -53,6 +53,16 @@ fn run(args: &[String]) -> std::process::Output {
     evoboard(&args)
 }
 
+/// Runs a tournament that must go on from `kept` games of its journal, and succeed.
+fn resume(args: &[String], kept: usize) {
+    let resumed = run(args);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert!(
+        String::from_utf8_lossy(&resumed.stderr).contains(&format!("{kept} games kept, going on")),
+        "{resumed:?}"
+    );
+}
+
 fn refused(args: &[String]) -> String {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     bad_input(&args)
@@ -83,12 +93,7 @@ fn a_journal_cut_anywhere_resumes_to_the_tables_of_a_tournament_never_stopped() 
         .0;
     for cut in [fourth_line + 1, fourth_line + 40] {
         std::fs::write(&journal, &bytes[..cut]).unwrap();
-        let resumed = run(&tournament("5", &csv, Some(&journal)));
-        assert!(resumed.status.success(), "{resumed:?}");
-        assert!(
-            String::from_utf8_lossy(&resumed.stderr).contains("3 games kept, going on"),
-            "{resumed:?}"
-        );
+        resume(&tournament("5", &csv, Some(&journal)), 3);
         assert_eq!(table(&csv), unstopped);
         let again = std::fs::read(&journal).unwrap();
         assert_eq!(again.iter().filter(|&&b| b == b'\n').count(), lines);
@@ -112,12 +117,7 @@ fn a_journal_grows_to_more_games_a_pair_without_playing_its_games_again() {
     let journal = dir.join("games.jsonl");
     assert!(run(&tournament("5", &csv, Some(&journal))).status.success());
     let six = std::fs::read_to_string(&journal).unwrap();
-    let grown = run(&tournament_of("10", "5", &csv, Some(&journal)));
-    assert!(grown.status.success(), "{grown:?}");
-    assert!(
-        String::from_utf8_lossy(&grown.stderr).contains("18 games kept, going on"),
-        "{grown:?}"
-    );
+    resume(&tournament_of("10", "5", &csv, Some(&journal)), 18);
     // The games of six a pair are kept as they were, then the new count, then the games
     // it adds; the tables are those of ten games a pair played at once.
     assert_eq!(table(&csv), unstopped);

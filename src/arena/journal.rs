@@ -218,11 +218,8 @@ fn read_lines<G: Describe>(
     if header.format != JOURNAL_FORMAT {
         return Err(not_a_journal(format!("it is of format {}", header.format)));
     }
-    // More games a pair than the journal was begun with is the same tournament, grown.
-    let differs: Vec<_> = differences(&header, wanted)
-        .into_iter()
-        .filter(|&name| name != "the games per pair")
-        .collect();
+    // The games per pair may grow (checked after the lines): the same tournament, longer.
+    let differs = differences(&header, wanted);
     if !differs.is_empty() {
         return Err(JournalError::OtherTournament {
             path: path.to_string(),
@@ -249,8 +246,8 @@ fn read_lines<G: Describe>(
             Err(error) => match serde_json::from_slice::<JournalHeader>(line) {
                 // A tournament grown to more games a pair, and nothing else changed.
                 Ok(grown)
-                    if grown.games_per_pair >= games_per_pair
-                        && differences(&header, &grown).as_slice() == ["the games per pair"] =>
+                    if grown.games_per_pair > games_per_pair
+                        && differences(&header, &grown).is_empty() =>
                 {
                     games_per_pair = grown.games_per_pair;
                     continue;
@@ -294,15 +291,12 @@ fn read_lines<G: Describe>(
     Ok((kept, whole, games_per_pair))
 }
 
-/// The names of the settings in which `found` differs from `wanted`.
+/// The names of the settings in which `found` differs from `wanted`, all but the games
+/// per pair, by which a tournament may grow.
 fn differences(found: &JournalHeader, wanted: &JournalHeader) -> Vec<&'static str> {
     [
         ("the game", found.game == wanted.game),
         ("the agents", found.agents == wanted.agents),
-        (
-            "the games per pair",
-            found.games_per_pair == wanted.games_per_pair,
-        ),
         (
             "the opening plies",
             found.opening_plies == wanted.opening_plies,
