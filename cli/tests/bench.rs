@@ -6,7 +6,7 @@ mod common;
 use evoboard::evolve::config::{DEFAULT_TD_BATCH, FAST_TD_BATCH};
 
 #[test]
-fn the_bench_times_td_learning_at_the_default_batch_and_at_the_batch_for_speed() {
+fn td_speed_ups_at_both_batches_are_read_against_independent_games() {
     let run = |extra: &[&str]| {
         let mut args = vec![
             "bench",
@@ -43,4 +43,15 @@ fn the_bench_times_td_learning_at_the_default_batch_and_at_the_batch_for_speed()
         "{both}"
     );
     assert_eq!(speed_ups(&run(&["--td-batch", "5"])), ["5"]);
+    // Each TD speed-up is read against the independent games' of the same rounds.
+    assert!(
+        both.contains("league generation 2-thread speed-up (independent games): "),
+        "{both}"
+    );
+    let against_control = both
+        .lines()
+        .filter(|line| line.starts_with("TD learning 2-thread speed-up"))
+        .filter(|line| line.ends_with("% of the independent games' in the same rounds"))
+        .count();
+    assert_eq!(against_control, 2, "{both}");
 }
