@@ -154,10 +154,11 @@ fn measure_parallel<G: NamedEvaluators>(start: &G, args: &BenchArgs) -> CliResul
             );
         }
     }
-    let control = best[0][0] / best[0][1];
+    let (generation, learning) = best.split_first().expect("the generation is timed first");
+    let control = generation[0] / generation[1];
     println!("league generation 2-thread speed-up (independent games): {control:.2}x");
     let games = f64::from(args.learning_games);
-    for ((batch, why), best) in batches.iter().zip(&best[1..]) {
+    for ((batch, why), best) in batches.iter().zip(learning) {
         println!(
             "TD learning in batches of {batch}: {:.0} games/s on 1 thread, {:.0} games/s per thread on 2",
             games / best[0],
