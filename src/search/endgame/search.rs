@@ -289,6 +289,13 @@ impl<'s> Searcher<'s> {
         false
     }
 
+    /// Whether a node of `empties` empty squares gives up: only from [`GIVE_UP_EMPTIES`]
+    /// up is the question asked at all.
+    #[inline]
+    fn gives_up(&self, empties: u32, abort: Option<&Abort>) -> bool {
+        empties >= GIVE_UP_EMPTIES && self.stopped(abort)
+    }
+
     /// The root, solved by null-window probes (MTD(f)) that tell `report` the bounds
     /// proven after each (with this searcher's nodes added to the shared count), until
     /// the value is known or known to lie at or beyond a bound of `precision` (see
@@ -400,7 +407,7 @@ impl<'s> Searcher<'s> {
         if self.nodes >= FLUSH_NODES {
             self.flush();
         }
-        if empties >= GIVE_UP_EMPTIES && self.stopped(abort) {
+        if self.gives_up(empties, abort) {
             return alpha;
         }
         let moves = moves.unwrap_or_else(|| legal_moves(own, opp));
@@ -480,7 +487,7 @@ impl<'s> Searcher<'s> {
         while let Some(child) = moves.take_best() {
             let (next_own, next_opp) = child.after(own, opp);
             let value = -self.nws(next_own, next_opp, child.replies, -alpha - 1, abort);
-            if empties >= GIVE_UP_EMPTIES && self.stopped(abort) {
+            if self.gives_up(empties, abort) {
                 return None;
             }
             if value > best.0 {
